@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { type DatabaseHandle, openDatabase } from './db/index.ts';
+import { ApiError, apiMessages, handleError, invalidValue } from './errors.ts';
+import { redactedLogPaths, redactUrl } from './log-redaction.ts';
+import { routePlugins } from './routes/index.ts';
+import { installSecurityHeaders } from './security-headers.ts';
+import { createAuditLog } from './services/audit.ts';
+import { loadSigningKeys } from './services/keys.ts';
+import { createConsoleMailer, createMailService, createSmtpMailer, type Mailer } from './services/mail.ts';
+import {
+  type FailureCountStore,
+  installFailureLimiter,
+  MemoryFailureCountStore,
+  RedisFailureCountStore,
+} from './services/rate-limit.ts';
+import { resolveKbaPepper } from './services/secrets.ts';
+import { createSessionService } from './services/sessions.ts';
+import { subscriptionTokenKey } from './services/subscriptions-token.ts';
+import { registerWeb } from './web.ts';
+
+export interface AppDeps {
+  /** An open database; without one, buildApp opens (and on close, closes) the configured one. */
+  database?: DatabaseHandle;
+  mailer?: Mailer;
+  failureStore?: FailureCountStore;
+  /** false silences the logs (tests); otherwise pino JSON at config.logLevel. */
+  logger?: boolean;
+  /** Where the JSON log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
+  /** Where the console mailer writes when SMTP_URL is unset. */
+  consoleWrite?: (text: string) => void;
+}
+
+const bodyLimitBytes = 64 * 1024;
+
+function contentSecurityPolicy() {
+  return {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:'],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      workerSrc: ["'self'"],
+      manifestSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  };
+}
+
+/** The dotted path of the first string (or key) holding a NUL character, or undefined. */
+function fieldWithNul(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const itemPath = path === '' ? key : `${path}.${key}`;
+    if (key.includes('\u0000')) return itemPath;
+    const found = fieldWithNul(item, itemPath);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Registers everything (plugins, error handling, API routes, the web app) and does not listen:
+ * main.ts listens, tests listen on port 0.
+ */
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const kbaPepper = resolveKbaPepper(config);
+  const ownsDatabase = deps.database === undefined;
+  const database = deps.database ?? (await openDatabase(config));
+
+  const app = Fastify({
+    logger:
+      deps.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            ...(deps.logStream === undefined ? {} : { stream: deps.logStream }),
+            redact: { paths: redactedLogPaths, censor: '[redacted]' },
+            serializers: {
+              req: (request: { method: string; url: string; headers: { host?: string }; ip: string }) => ({
+                method: request.method,
+                url: redactUrl(request.url),
+                host: request.headers.host,
+                remoteAddress: request.ip,
+              }),
+            },
+          },
+    genReqId: () => randomUUID(),
+    trustProxy: config.trustProxy,
+    bodyLimit: bodyLimitBytes,
+    routerOptions: { maxParamLength: 512 },
+    // A path Fastify cannot decode (`/access/%`) is answered before routing; it gets the error body too.
+    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(handleError);
+
+  let redis: Redis | undefined;
+  try {
+    const clock = config.clock;
+    const audit = createAuditLog(database.db, clock);
+    const keys = await loadSigningKeys(database.db, config);
+    const sessions = createSessionService({ db: database.db, config, keys, audit });
+    const mailer =
+      deps.mailer ??
+      (config.smtpUrl === undefined
+        ? createConsoleMailer(deps.consoleWrite)
+        : createSmtpMailer(config.smtpUrl));
+    const mail = createMailService({
+      db: database.db,
+      config,
+      clock,
+      mailer,
+      onError: (error) => app.log.error({ err: error }, 'mail delivery failed'),
+    });
+    const ctx: AppContext = {
+      config,
+      clock,
+      db: database.db,
+      audit,
+      keys,
+      sessions,
+      mail,
+      kbaPepper,
+      subscriptionKey: subscriptionTokenKey(kbaPepper),
+    };
+    app.decorate('ctx', ctx);
+
+    let failureStore = deps.failureStore;
+    if (failureStore === undefined && config.redisUrl !== undefined) {
+      redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
+      failureStore = new RedisFailureCountStore(redis, 'entry:');
+    }
+    installFailureLimiter(app, {
+      store: failureStore ?? new MemoryFailureCountStore(),
+      limit: config.rateLimitFailures,
+      clock,
+    });
+
+    // The hooks every request passes through take callbacks: no promise per request on the hot reads.
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.header('x-request-id', request.id);
+      done();
+    });
+
+    // A graceful close waits for requests in flight; their answers end the connection, so
+    // keep-alive clients let go and the close can finish.
+    let closing = false;
+    app.addHook('preClose', async () => {
+      closing = true;
+    });
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      if (closing) reply.header('connection', 'close');
+      done(null, payload);
+    });
+
+    // PostgreSQL text cannot hold NUL: such input is refused as bad input before any query sees it.
+    app.addHook('preValidation', (request, _reply, done) => {
+      for (const part of [request.params, request.query, request.body]) {
+        const field = fieldWithNul(part, '');
+        if (field !== undefined) {
+          done(invalidValue(field || 'body', apiMessages.nulCharacter));
+          return;
+        }
+      }
+      done();
+    });
+
+    // A POST without a body is accepted with or without `Content-Type: application/json`.
+    const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') {
+        done(null, undefined);
+        return;
+      }
+      defaultJsonParser(request, text, (error, parsed) => {
+        if (error) done(invalidValue('body', apiMessages.invalidJson), undefined);
+        else done(null, parsed);
+      });
+    });
+
+    await app.register(fastifyCookie);
+    await app.register(fastifyFormbody, { bodyLimit: bodyLimitBytes });
+    installSecurityHeaders(app, {
+      contentSecurityPolicy: contentSecurityPolicy(),
+      referrerPolicy: { policy: 'no-referrer' },
+      hsts: config.publicScheme === 'https' ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+      crossOriginEmbedderPolicy: false,
+      frameguard: { action: 'deny' },
+    });
+    await app.register(fastifySwagger, {
+      openapi: {
+        info: {
+          title: 'Entry and sign-in API',
+          description: 'Every call of the specification, section 7 (DESIGN.md section 5).',
+          version: '1.0.0',
+        },
+        components: {
+          securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        },
+      },
+      transform: jsonSchemaTransform,
+    });
+
+    for (const plugin of routePlugins) await app.register(plugin(ctx));
+
+    app.get('/api/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+    const sendIndex = await registerWeb(app, config);
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0] ?? '';
+      if (
+        path.startsWith('/api/') ||
+        path === '/api' ||
+        (request.method !== 'GET' && request.method !== 'HEAD')
+      ) {
+        throw new ApiError(404, 'ItemNotFound', apiMessages.routeNotFound);
+      }
+      return sendIndex(reply);
+    });
+
+    mail.startRetries();
+    app.addHook('onClose', async () => {
+      mail.stop();
+      await mail.idle();
+      if (redis !== undefined) redis.disconnect();
+      if (ownsDatabase) await database.close();
+    });
+    return app;
+  } catch (error) {
+    if (redis !== undefined) redis.disconnect();
+    if (ownsDatabase) await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,210 @@
+import { userInfo } from 'node:os';
+import type { Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import type { Config } from '../config.ts';
+import { type DatabaseHandle, openDatabase } from '../db/index.ts';
+import { ApiError } from '../errors.ts';
+import { createAuditLog } from '../services/audit.ts';
+import { resolveKbaPepper } from '../services/secrets.ts';
+import { auditCommands } from './audit.ts';
+import { consumersCommands } from './consumers.ts';
+import { startFailureMessage } from './errors.ts';
+import { keysCommands } from './keys.ts';
+import { linksCommands } from './links.ts';
+import type { OperatorCommand, OptionValues } from './operator-command.ts';
+import { UsageError, writeLine } from './operator-command.ts';
+import { tenantCommands } from './tenant.ts';
+import { userCommands } from './user.ts';
+
+/** Every operator command, in the order the help lists them. */
+export const operatorCommands: readonly OperatorCommand[] = [
+  ...tenantCommands,
+  ...userCommands,
+  ...keysCommands,
+  ...consumersCommands,
+  ...linksCommands,
+  ...auditCommands,
+];
+
+/** The first word of each operator command: main.ts hands these to `runCli`. */
+export const operatorFamilies: readonly string[] = [
+  ...new Set(operatorCommands.map((command) => command.family)),
+];
+
+export interface CliEnvironment {
+  config: Config;
+  stdout: Writable;
+  stderr: Writable;
+  /** Opened on first need only, so help and typing mistakes never touch the database. */
+  database: () => Promise<Pick<DatabaseHandle, 'db'>>;
+  /** Who runs the command, for the audit trail; default the login name. */
+  actor?: string;
+}
+
+export const exitCodes = { ok: 0, failed: 1, usage: 2 } as const;
+
+const invocation = 'npm run cli --';
+
+function commandUsage(command: OperatorCommand): string {
+  const options = Object.entries(command.options).map(([name, spec]) =>
+    spec.required ? `--${name} ${spec.value}` : `[--${name} ${spec.value}]`,
+  );
+  const lines = [
+    `${invocation} ${command.family} ${command.name} ${options.join(' ')}`.trimEnd(),
+    `  ${command.summary}`,
+  ];
+  for (const [name, spec] of Object.entries(command.options)) {
+    lines.push(`    --${`${name} ${spec.value}`.padEnd(34)} ${spec.description}`);
+  }
+  return lines.join('\n');
+}
+
+/** The whole help: the server's own commands, then every operator command with its options. */
+export function usage(): string {
+  return [
+    'Usage:',
+    `${invocation} serve            start the server (also: npm start)`,
+    `${invocation} demo [--json]    create and print the demo data`,
+    '',
+    'Operator commands (they use DATABASE_URL, or the PGlite database in DATA_DIR while no server holds it):',
+    '',
+    ...operatorCommands.map((command) => `${commandUsage(command)}\n`),
+    `Add --help to any command for its options. Reference: docs/operations.md.`,
+  ].join('\n');
+}
+
+function findCommand(argv: readonly string[]): OperatorCommand {
+  const [family, name] = argv;
+  const inFamily = operatorCommands.filter((command) => command.family === family);
+  if (inFamily.length === 0) throw new UsageError(`Unknown command "${family ?? ''}".`);
+  const command = inFamily.find((candidate) => candidate.name === name);
+  if (command === undefined) {
+    const names = inFamily.map((candidate) => candidate.name).join(', ');
+    throw new UsageError(
+      name === undefined || name.startsWith('-')
+        ? `"${family}" needs a command: ${names}.`
+        : `Unknown command "${family} ${name}". "${family}" has: ${names}.`,
+    );
+  }
+  return command;
+}
+
+function parseOptions(command: OperatorCommand, args: string[]): OptionValues | 'help' {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        ...Object.fromEntries(
+          Object.keys(command.options).map((name) => [name, { type: 'string' as const }]),
+        ),
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error), command);
+  }
+  if (parsed.values.help === true) return 'help';
+  const values: OptionValues = {};
+  for (const [name, spec] of Object.entries(command.options)) {
+    const value = parsed.values[name];
+    const text = typeof value === 'string' ? value : undefined;
+    if (text === undefined && spec.required) throw new UsageError(`--${name} is required.`, command);
+    if (text !== undefined && spec.choices !== undefined && !spec.choices.includes(text)) {
+      throw new UsageError(`--${name} must be one of: ${spec.choices.join(', ')}.`, command);
+    }
+    values[name] = text;
+  }
+  return values;
+}
+
+function loginName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** How a failure reads for the operator: the error code, its message, and each item it names. */
+function describeFailure(error: ApiError): string {
+  const lines = [`${error.errorCode}: ${error.message}`];
+  for (const item of error.errors) {
+    if (item.message !== error.message) lines.push(`  ${item.field}: ${item.message}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Runs one operator command (`argv` without the program: `['tenant', 'list']`) and returns the
+ * exit code: 0 done, 1 refused or failed (the reason on stderr), 2 mistyped (with the usage).
+ */
+export async function runCli(argv: readonly string[], env: CliEnvironment): Promise<number> {
+  const { stdout, stderr } = env;
+  if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
+    writeLine(argv.length === 0 ? stderr : stdout, usage());
+    return argv.length === 0 ? exitCodes.usage : exitCodes.ok;
+  }
+  let command: OperatorCommand | undefined;
+  try {
+    command = findCommand(argv);
+    const options = parseOptions(command, argv.slice(2));
+    if (options === 'help') {
+      writeLine(stdout, commandUsage(command));
+      return exitCodes.ok;
+    }
+    const { db } = await env.database();
+    const { config } = env;
+    await command.run(options, {
+      config,
+      clock: config.clock,
+      db,
+      kbaPepper: resolveKbaPepper(config),
+      audit: createAuditLog(db, config.clock),
+      actor: `operator:${env.actor ?? loginName()}`,
+      stdout,
+      stderr,
+    });
+    return exitCodes.ok;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      const shown = error.command ?? command;
+      writeLine(stderr, error.message);
+      writeLine(
+        stderr,
+        shown === undefined ? `Run "${invocation} help" for the commands.` : commandUsage(shown),
+      );
+      return exitCodes.usage;
+    }
+    if (error instanceof ApiError) {
+      writeLine(stderr, describeFailure(error));
+      return exitCodes.failed;
+    }
+    const message = startFailureMessage(error);
+    if (message !== undefined) {
+      writeLine(stderr, message);
+      return exitCodes.failed;
+    }
+    throw error;
+  }
+}
+
+/** `runCli` as main.ts uses it: the configured database, opened when needed and closed after. */
+export async function runOperatorCli(argv: readonly string[], config: Config): Promise<number> {
+  let handle: DatabaseHandle | undefined;
+  try {
+    return await runCli(argv, {
+      config,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      database: async () => {
+        handle ??= await openDatabase(config);
+        return handle;
+      },
+    });
+  } finally {
+    await handle?.close();
+  }
+}

@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs';
+import { buildApp } from '../app.ts';
+import type { Config } from '../config.ts';
+import { openDatabase } from '../db/index.ts';
+import { demoLinks } from '../demo/links.ts';
+import { ensureDemoData } from '../demo/seed.ts';
+import { resolveKbaPepper } from '../services/secrets.ts';
+import { writeDemoFile } from './demo-file.ts';
+
+/**
+ * `serve`: opens and migrates the database, seeds the demo data on an empty one, prints a link per
+ * flow, listens, and closes gracefully on SIGTERM/SIGINT.
+ */
+export async function serve(config: Config): Promise<number> {
+  const kbaPepper = resolveKbaPepper(config);
+  const database = await openDatabase(config);
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    const { created, demo } = await ensureDemoData(database.db, { config, kbaPepper });
+    mkdirSync(config.dataDir, { recursive: true });
+    writeDemoFile(config, demo);
+    app = await buildApp(config, { database });
+    if (created) app.log.info('demo data created');
+    await app.listen({ port: config.port, host: config.bindAddress });
+    process.stdout.write(`\n${demoLinks(config, demo)}\n`);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      app.log.info({ signal }, 'shutting down');
+      resolve();
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  await app.close();
+  await database.close();
+  return 0;
+}

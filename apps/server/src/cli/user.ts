@@ -1,0 +1,102 @@
+import type { StaffKind } from '../db/schema.ts';
+import {
+  createStaffUser,
+  disableStaffUser,
+  enableStaffUser,
+  initialPasswordLinkHours,
+  unlockStaffUser,
+} from '../services/staff-users.ts';
+import { type OperatorCommand, type OptionValues, requiredOption, writeLine } from './operator-command.ts';
+
+const kindOption = {
+  value: 'admin|customer',
+  required: true,
+  choices: ['admin', 'customer'],
+  description: "admin (provider staff, /a) or customer (a tenant's staff, /d)",
+} as const;
+const usernameOption = { value: '<username>', required: true, description: 'the sign-in name' } as const;
+
+const kindOf = (options: OptionValues) => requiredOption(options, 'kind') as StaffKind;
+
+const userCreate: OperatorCommand = {
+  family: 'user',
+  name: 'create',
+  summary: 'Create an admin or customer user; prints a one-use link that sets the first password.',
+  options: {
+    kind: kindOption,
+    tenant: { value: '<subdomain>', description: 'the tenant of a customer user' },
+    username: usernameOption,
+    email: { value: '<address>', required: true, description: 'where password resets are mailed' },
+    name: { value: '<display name>', description: 'default: the username' },
+  },
+  async run(options, ctx) {
+    const user = await createStaffUser(ctx.db, ctx.config, ctx.clock, {
+      kind: kindOf(options),
+      tenant: options.tenant,
+      username: requiredOption(options, 'username'),
+      email: requiredOption(options, 'email'),
+      displayName: options.name,
+    });
+    await ctx.audit.record({
+      event: `operator.${user.kind}.create`,
+      outcome: 'success',
+      actor: ctx.actor,
+      tenantId: user.tenantId,
+      detail: { userId: user.id, username: user.username },
+    });
+    writeLine(ctx.stdout, `Created ${user.kind} user ${user.username}.`);
+    writeLine(
+      ctx.stdout,
+      `Send this one-use link to the user to set the first password (valid ${initialPasswordLinkHours} hours, shown only now):`,
+    );
+    writeLine(ctx.stdout, user.setPasswordUrl);
+  },
+};
+
+function accountCommand(
+  name: string,
+  summary: string,
+  change: (ctx: Parameters<OperatorCommand['run']>[1], kind: StaffKind, username: string) => Promise<number>,
+  done: string,
+): OperatorCommand {
+  return {
+    family: 'user',
+    name,
+    summary,
+    options: { kind: kindOption, username: usernameOption },
+    async run(options, ctx) {
+      const kind = kindOf(options);
+      const username = requiredOption(options, 'username');
+      const userId = await change(ctx, kind, username);
+      await ctx.audit.record({
+        event: `operator.${kind}.${name}`,
+        outcome: 'success',
+        actor: ctx.actor,
+        detail: { userId },
+      });
+      writeLine(ctx.stdout, `${kind} user ${username.trim().toLowerCase()} ${done}.`);
+    },
+  };
+}
+
+export const userCommands: OperatorCommand[] = [
+  userCreate,
+  accountCommand(
+    'disable',
+    'Disable a user: sign-in is refused and open sessions end.',
+    (ctx, kind, username) => disableStaffUser(ctx.db, ctx.clock, kind, username),
+    'disabled; its open sessions have ended',
+  ),
+  accountCommand(
+    'enable',
+    'Enable a disabled user again.',
+    (ctx, kind, username) => enableStaffUser(ctx.db, kind, username),
+    'enabled',
+  ),
+  accountCommand(
+    'unlock',
+    'Lift the lock after failed sign-ins.',
+    (ctx, kind, username) => unlockStaffUser(ctx.db, kind, username),
+    'unlocked',
+  ),
+];

@@ -1,0 +1,206 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Time as the server sees it; tests pass a clock they move forward instead of sleeping. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface Config {
+  port: number;
+  bindAddress: string;
+  publicDomain: string;
+  publicScheme: 'http' | 'https';
+  /** The port in built URLs; empty for the scheme's default port. */
+  publicPort: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  authSigningKey: string | undefined;
+  kbaPepper: string | undefined;
+  rateLimitFailures: number;
+  /** Fastify's trustProxy: false, true, or the proxies' addresses/CIDRs. */
+  trustProxy: boolean | string[];
+  adminDomainMarkers: string[];
+  dashDomainMarkers: string[];
+  accessTokenMinutes: number;
+  refreshTokenMinutes: number;
+  /** Where the built web app lives (apps/web/dist). */
+  webDistDir: string;
+  logLevel: string;
+  clock: Clock;
+}
+
+/** A variable of the environment was set to a value the server cannot use. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+const optionalText = z.preprocess(blankToUndefined, z.string().optional());
+const portMessage = 'must be a port number from 0 to 65535';
+const port = z.coerce
+  .number({ error: portMessage })
+  .int({ error: portMessage })
+  .min(0, { error: portMessage })
+  .max(65_535, { error: portMessage });
+const positiveIntMessage = 'must be a whole number greater than 0';
+const positiveInt = z.coerce
+  .number({ error: positiveIntMessage })
+  .int({ error: positiveIntMessage })
+  .positive({ error: positiveIntMessage });
+const markerList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((marker) => marker.trim().toLowerCase())
+      .filter((marker) => marker !== ''),
+  )
+  .refine((markers) => markers.length > 0, 'must name at least one marker');
+
+const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
+
+const environmentSchema = z.object({
+  PORT: z.preprocess(blankToUndefined, port.default(8080)),
+  BIND_ADDRESS: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
+  PUBLIC_DOMAIN: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .toLowerCase()
+      .regex(/^[a-z0-9.-]+$/, 'must be a host name such as example.com')
+      .default('localhost'),
+  ),
+  PUBLIC_SCHEME: z.preprocess(
+    blankToUndefined,
+    z.enum(['http', 'https'], { error: 'must be http or https' }).default('http'),
+  ),
+  PUBLIC_PORT: z
+    .string()
+    .regex(/^\d{0,5}$/, 'must be a port number or empty')
+    .refine((value) => value === '' || Number(value) <= 65_535, 'must be a port number or empty')
+    .optional(),
+  DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./.data')),
+  DATABASE_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
+      .optional(),
+  ),
+  REDIS_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+      .optional(),
+  ),
+  SMTP_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  MAIL_FROM: z.preprocess(blankToUndefined, z.string().optional()),
+  AUTH_SIGNING_KEY: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .includes('PRIVATE KEY', { message: 'must be an Ed25519 private key in PKCS#8 PEM' })
+      .optional(),
+  ),
+  KBA_PEPPER: z.preprocess(blankToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
+  RATE_LIMIT_FAILURES: z.preprocess(blankToUndefined, positiveInt.default(30)),
+  TRUST_PROXY: optionalText,
+  ADMIN_DOMAIN_MARKERS: z.preprocess(blankToUndefined, markerList.default(['admin'])),
+  DASH_DOMAIN_MARKERS: z.preprocess(blankToUndefined, markerList.default(['dash'])),
+  ACCESS_TOKEN_MINUTES: z.preprocess(blankToUndefined, positiveInt.default(15)),
+  REFRESH_TOKEN_MINUTES: z.preprocess(blankToUndefined, positiveInt.default(60)),
+  WEB_DIST_DIR: z.preprocess(blankToUndefined, z.string().default(defaultWebDist)),
+  LOG_LEVEL: z.preprocess(
+    blankToUndefined,
+    z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
+  ),
+});
+
+function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return value.split(',').map((entry) => entry.trim());
+}
+
+/** The port as built URLs show it: empty for the scheme's default port. */
+function defaultPublicPort(scheme: 'http' | 'https', port: number | string): string {
+  const schemeDefault = scheme === 'https' ? '443' : '80';
+  return String(port) === schemeDefault ? '' : String(port);
+}
+
+/**
+ * Reads the environment once at start. A bad value throws a ConfigError naming the variable, so
+ * the process can stop with a message a person can act on.
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  clock: Clock = systemClock,
+): Config {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(variable, issue?.message ?? 'is invalid');
+  }
+  const e = parsed.data;
+  const publicPort = defaultPublicPort(e.PUBLIC_SCHEME, e.PUBLIC_PORT === undefined ? e.PORT : e.PUBLIC_PORT);
+  return {
+    port: e.PORT,
+    bindAddress: e.BIND_ADDRESS,
+    publicDomain: e.PUBLIC_DOMAIN,
+    publicScheme: e.PUBLIC_SCHEME,
+    publicPort,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `no-reply@${e.PUBLIC_DOMAIN}`,
+    authSigningKey: e.AUTH_SIGNING_KEY,
+    kbaPepper: e.KBA_PEPPER,
+    rateLimitFailures: e.RATE_LIMIT_FAILURES,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    adminDomainMarkers: e.ADMIN_DOMAIN_MARKERS,
+    dashDomainMarkers: e.DASH_DOMAIN_MARKERS,
+    accessTokenMinutes: e.ACCESS_TOKEN_MINUTES,
+    refreshTokenMinutes: e.REFRESH_TOKEN_MINUTES,
+    webDistDir: path.resolve(e.WEB_DIST_DIR),
+    logLevel: e.LOG_LEVEL,
+    clock,
+  };
+}
+
+/** `http://localhost:8080`, or with a tenant subdomain `http://sender.localhost:8080`. */
+export function publicOrigin(config: Config, subdomain?: string): string {
+  const host = subdomain === undefined ? config.publicDomain : `${subdomain}.${config.publicDomain}`;
+  const port = config.publicPort === '' ? '' : `:${config.publicPort}`;
+  return `${config.publicScheme}://${host}${port}`;
+}
+
+/** The admin and customer portals live on the apps host. */
+export function appsOrigin(config: Config): string {
+  return publicOrigin(config, 'apps');
+}

@@ -1,0 +1,27 @@
+import type { Clock, Config } from './config.ts';
+import type { Database } from './db/index.ts';
+import type { AuditLog } from './services/audit.ts';
+import type { SigningKeys } from './services/keys.ts';
+import type { MailService } from './services/mail.ts';
+import type { SessionService } from './services/sessions.ts';
+
+/** What every route and service gets: built once in buildApp, passed explicitly. */
+export interface AppContext {
+  config: Config;
+  clock: Clock;
+  db: Database;
+  audit: AuditLog;
+  keys: SigningKeys;
+  sessions: SessionService;
+  mail: MailService;
+  /** KBA_PEPPER (or the one generated into DATA_DIR): keys the verification hashes. */
+  kbaPepper: string;
+  /** Signs the email-subscription tokens; derived from the pepper. */
+  subscriptionKey: Buffer;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}

@@ -1,0 +1,150 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import type { Config } from '../config.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+/** The one database type the services use, whichever driver is underneath. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+/** Raw SQL access for migrations: multi-statement scripts inside one transaction. */
+interface MigrationSession {
+  exec(sql: string): Promise<void>;
+  names(): Promise<string[]>;
+  record(name: string): Promise<void>;
+}
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+/**
+ * PGlite's buffer cache lives in the server's own memory, and its default (128MB) is mostly held
+ * from the start: a smaller one keeps the embedded database's process about 120 MB smaller, while
+ * the operating system still caches the data files underneath.
+ */
+export const pgliteSharedBuffers = '16MB';
+
+const migrationsDir = path.join(import.meta.dirname, 'migrations');
+/** Any fixed number: the advisory lock that serialises migrations across instances. */
+const migrationLockId = 727_001;
+
+const createMigrationsTable =
+  'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())';
+
+export function migrationFiles(): { name: string; sql: string }[] {
+  return readdirSync(migrationsDir)
+    .filter((file) => /^\d{4}_[a-z0-9_-]+\.sql$/.test(file))
+    .sort()
+    .map((file) => ({
+      name: file.replace(/\.sql$/, ''),
+      sql: readFileSync(path.join(migrationsDir, file), 'utf8'),
+    }));
+}
+
+async function applyMigrations(session: MigrationSession): Promise<string[]> {
+  await session.exec(createMigrationsTable);
+  const applied = new Set(await session.names());
+  const appliedNow: string[] = [];
+  for (const migration of migrationFiles()) {
+    if (applied.has(migration.name)) continue;
+    await session.exec(migration.sql);
+    await session.record(migration.name);
+    appliedNow.push(migration.name);
+  }
+  return appliedNow;
+}
+
+async function migratePglite(client: PGlite): Promise<string[]> {
+  return client.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [migrationLockId]);
+    return applyMigrations({
+      exec: async (sql) => {
+        await tx.exec(sql);
+      },
+      names: async () =>
+        (await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((row) => row.name),
+      record: async (name) => {
+        await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
+      },
+    });
+  });
+}
+
+async function migratePostgres(pool: pg.Pool): Promise<string[]> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [migrationLockId]);
+    const applied = await applyMigrations({
+      exec: async (sql) => {
+        await client.query(sql);
+      },
+      names: async () =>
+        (await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map(
+          (row) => row.name,
+        ),
+      record: async (name) => {
+        await client.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
+      },
+    });
+    await client.query('COMMIT');
+    return applied;
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Opens PostgreSQL when DATABASE_URL is set, otherwise the embedded PGlite in DATA_DIR/pglite
+ * (locked against a second process), and applies the pending migrations.
+ */
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<DatabaseHandle> {
+  if (config.databaseUrl !== undefined) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    try {
+      await migratePostgres(pool);
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return {
+      db: drizzlePg(pool, { schema }),
+      kind: 'postgres',
+      close: () => pool.end(),
+    };
+  }
+  const release = lockDataDir(config.dataDir);
+  try {
+    // Loaded only here: PGlite's WebAssembly costs about 40 MB of memory a PostgreSQL server never needs.
+    const [{ PGlite }, { drizzle: drizzlePglite }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('drizzle-orm/pglite'),
+    ]);
+    const client = await PGlite.create(path.join(config.dataDir, 'pglite'), {
+      postgresqlconf: [`shared_buffers=${pgliteSharedBuffers}`],
+    });
+    await migratePglite(client);
+    return {
+      db: drizzlePglite(client, { schema }),
+      kind: 'pglite',
+      close: async () => {
+        await client.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}

@@ -1,0 +1,206 @@
+import type { AccessType, IdentityTokenData, SignInType } from '@entry/domain';
+import { bigint, boolean, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * The drizzle view of the tables that `migrations/*.sql` create. The SQL files are the source of
+ * truth for the database (docs/decisions/002-sql-migrations.md); keep both in step.
+ */
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
+const lockColumns = () => ({
+  failedCount: integer('failed_count').notNull().default(0),
+  lockedUntil: at('locked_until'),
+  lockLevel: integer('lock_level').notNull().default(0),
+  lastFailureAt: at('last_failure_at'),
+});
+
+export type Scope = 'admin' | 'customer' | 'consumer';
+export type StaffKind = 'admin' | 'customer';
+export type LaunchKind = 'customer' | 'dashbilling';
+
+export interface TenantSettings {
+  mfaRequired: boolean;
+  maxPasswordAgeDays: number | null;
+}
+
+export const tenants = pgTable('tenants', {
+  id: integer('id').primaryKey(),
+  subdomain: text('subdomain').notNull().unique(),
+  name: text('name').notNull(),
+  settings: jsonb('settings').$type<TenantSettings>().notNull(),
+  createdAt: at('created_at').notNull().defaultNow(),
+});
+
+export const staffUsers = pgTable(
+  'staff_users',
+  {
+    id: id(),
+    kind: text('kind').$type<StaffKind>().notNull(),
+    tenantId: integer('tenant_id').references(() => tenants.id),
+    /** Stored lower-cased; sign-in lower-cases what was typed. */
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    displayName: text('display_name').notNull(),
+    roleId: integer('role_id').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    passwordChangedAt: at('password_changed_at').notNull(),
+    ...lockColumns(),
+    disabled: boolean('disabled').notNull().default(false),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [unique('staff_users_username_unique').on(table.kind, table.username)],
+);
+
+export const consumers = pgTable(
+  'consumers',
+  {
+    id: id(),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    /** The tenant's own id for the consumer. */
+    consumerId: text('consumer_id').notNull(),
+    name: text('name').notNull(),
+    email: text('email'),
+    last4SsnHash: text('last4_ssn_hash'),
+    postalCodeHash: text('postal_code_hash'),
+    dateOfBirthHash: text('date_of_birth_hash'),
+    ...lockColumns(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [unique('consumers_external_id_unique').on(table.tenantId, table.consumerId)],
+);
+
+export const identityTokens = pgTable('identity_tokens', {
+  guid: uuid('guid').primaryKey(),
+  shortId: text('short_id').unique(),
+  consumerId: bigint('consumer_id', { mode: 'number' })
+    .notNull()
+    .references(() => consumers.id),
+  tenantId: integer('tenant_id')
+    .notNull()
+    .references(() => tenants.id),
+  source: text('source').notNull(),
+  signInType: text('sign_in_type').$type<SignInType>().notNull(),
+  data: jsonb('data').$type<IdentityTokenData>(),
+  createdAt: at('created_at').notNull().defaultNow(),
+  expiresAt: at('expires_at').notNull(),
+  lastUsedAt: at('last_used_at'),
+  revokedAt: at('revoked_at'),
+  mailingId: text('mailing_id'),
+  ...lockColumns(),
+});
+
+export const sessions = pgTable('sessions', {
+  id: uuid('id').primaryKey(),
+  scope: text('scope').$type<Scope>().notNull(),
+  tenantId: integer('tenant_id').references(() => tenants.id),
+  staffUserId: bigint('staff_user_id', { mode: 'number' }).references(() => staffUsers.id),
+  consumerId: bigint('consumer_id', { mode: 'number' }).references(() => consumers.id),
+  identityTokenGuid: uuid('identity_token_guid').references(() => identityTokens.guid),
+  accessType: text('access_type').$type<AccessType>().notNull(),
+  hasRestrictedAccess: boolean('has_restricted_access').notNull(),
+  roleId: integer('role_id'),
+  launchedByAdminId: bigint('launched_by_admin_id', { mode: 'number' }).references(() => staffUsers.id),
+  createdAt: at('created_at').notNull().defaultNow(),
+  revokedAt: at('revoked_at'),
+  revokedReason: text('revoked_reason'),
+});
+
+export const refreshTokens = pgTable('refresh_tokens', {
+  hash: text('hash').primaryKey(),
+  sessionId: uuid('session_id')
+    .notNull()
+    .references(() => sessions.id, { onDelete: 'cascade' }),
+  createdAt: at('created_at').notNull().defaultNow(),
+  expiresAt: at('expires_at').notNull(),
+  rotatedAt: at('rotated_at'),
+  replacedBy: text('replaced_by'),
+});
+
+export const signingKeys = pgTable('signing_keys', {
+  kid: text('kid').primaryKey(),
+  algorithm: text('algorithm').notNull().default('EdDSA'),
+  publicJwk: jsonb('public_jwk').$type<Record<string, string>>().notNull(),
+  privatePkcs8: text('private_pkcs8').notNull(),
+  createdAt: at('created_at').notNull().defaultNow(),
+  retiredAt: at('retired_at'),
+});
+
+export const launchTokens = pgTable('launch_tokens', {
+  hash: text('hash').primaryKey(),
+  adminId: bigint('admin_id', { mode: 'number' })
+    .notNull()
+    .references(() => staffUsers.id),
+  tenantId: integer('tenant_id')
+    .notNull()
+    .references(() => tenants.id),
+  kind: text('kind').$type<LaunchKind>().notNull(),
+  createdAt: at('created_at').notNull().defaultNow(),
+  expiresAt: at('expires_at').notNull(),
+  usedAt: at('used_at'),
+});
+
+export const mfaCodes = pgTable('mfa_codes', {
+  id: id(),
+  sessionId: uuid('session_id')
+    .notNull()
+    .references(() => sessions.id, { onDelete: 'cascade' }),
+  codeHash: text('code_hash').notNull(),
+  expiresAt: at('expires_at').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  usedAt: at('used_at'),
+  createdAt: at('created_at').notNull().defaultNow(),
+});
+
+export const passwordResetTokens = pgTable('password_reset_tokens', {
+  hash: text('hash').primaryKey(),
+  userId: bigint('user_id', { mode: 'number' })
+    .notNull()
+    .references(() => staffUsers.id),
+  createdAt: at('created_at').notNull().defaultNow(),
+  expiresAt: at('expires_at').notNull(),
+  usedAt: at('used_at'),
+});
+
+export const emailSubscriptions = pgTable(
+  'email_subscriptions',
+  {
+    id: id(),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    emailAddress: text('email_address').notNull(),
+    unsubscribed: boolean('unsubscribed').notNull().default(false),
+    changedAt: at('changed_at').notNull().defaultNow(),
+  },
+  (table) => [unique('email_subscriptions_address_unique').on(table.tenantId, table.emailAddress)],
+);
+
+export const mailOutbox = pgTable('mail_outbox', {
+  id: id(),
+  tenantId: integer('tenant_id').references(() => tenants.id),
+  toAddress: text('to_address').notNull(),
+  subject: text('subject').notNull(),
+  textBody: text('text_body').notNull(),
+  htmlBody: text('html_body'),
+  headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
+  createdAt: at('created_at').notNull().defaultNow(),
+  sentAt: at('sent_at'),
+  attempts: integer('attempts').notNull().default(0),
+  lastError: text('last_error'),
+  nextAttemptAt: at('next_attempt_at').notNull().defaultNow(),
+});
+
+/** Append-only: a trigger refuses UPDATE and DELETE. */
+export const auditLog = pgTable('audit_log', {
+  id: id(),
+  at: at('at').notNull().defaultNow(),
+  event: text('event').notNull(),
+  actor: text('actor'),
+  tenantId: integer('tenant_id'),
+  ip: text('ip'),
+  outcome: text('outcome').notNull(),
+  detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+});

@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import type { IdentityTokenData, SignInType } from '@entry/domain';
+import { and, eq, inArray } from 'drizzle-orm';
+import { type Config, publicOrigin } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import { consumers, emailSubscriptions, identityTokens, staffUsers, tenants } from '../db/schema.ts';
+import { generateShortId } from '../services/identity-tokens-short-id.ts';
+import { hashVerificationValue } from '../services/keyed-hash.ts';
+import { hashPassword } from '../services/passwords.ts';
+import { staffRoleIds } from '../services/staff-roles.ts';
+import { createSubscriptionLinks } from '../services/subscriptions.ts';
+import { subscriptionTokenKey } from '../services/subscriptions-token.ts';
+
+/** The demo object of DESIGN.md section 7, printed by `npm run demo -- --json`. */
+export interface DemoData {
+  baseUrl: string;
+  domain: string;
+  tenant: { subdomain: string; customerId: number; customerName: string };
+  admin: { username: string; password: string };
+  customer: { username: string; password: string; customerId: number };
+  identityTokens: Record<DemoTokenKind, string>;
+  verification: { last4Ssn: string; postalCode: string; dateOfBirth: string };
+  consumerEmail: string;
+  emailSubscription: { token: string; emailAddress: string };
+}
+
+export type DemoTokenKind = 'direct' | 'last4Ssn' | 'postalCode' | 'dateOfBirth' | 'none' | 'expired';
+
+const demoTenant = { subdomain: 'sender', customerId: 1001, customerName: 'Sender Collections' } as const;
+// Demo values only: real accounts never have a password printed (DESIGN.md section 7).
+const demoAdmin = { username: 'admin', password: 'demo admin orchid lantern 7', email: 'admin@example.com' };
+const demoCustomer = {
+  username: 'customer',
+  password: 'demo customer harbor violet 9',
+  email: 'customer@example.com',
+};
+const demoVerification = { last4Ssn: '1234', postalCode: '90210', dateOfBirth: '1980-04-15' } as const;
+const demoConsumerEmail = 'consumer@example.com';
+const demoPaymentData: IdentityTokenData = {
+  paymentAmount: 1250.75,
+  schedulePaymentAmount: 125,
+  scheduleDownPayment: 50,
+  scheduleInterval: 'Monthly',
+};
+const validityMs = 30 * 24 * 60 * 60_000;
+
+const demoTokens: { kind: DemoTokenKind; signInType: SignInType; name: string }[] = [
+  { kind: 'direct', signInType: 'Direct', name: 'Dana Direct' },
+  { kind: 'last4Ssn', signInType: 'Last4Ssn', name: 'Sam Ssn' },
+  { kind: 'postalCode', signInType: 'PostalCode', name: 'Pat Postal' },
+  { kind: 'dateOfBirth', signInType: 'DateOfBirth', name: 'Bea Birthday' },
+  { kind: 'none', signInType: 'None', name: 'Nico None' },
+  { kind: 'expired', signInType: 'Direct', name: 'Eli Expired' },
+];
+
+const externalIdOf = (kind: DemoTokenKind) => `demo-${kind.toLowerCase()}`;
+
+export interface SeedOptions {
+  config: Config;
+  kbaPepper: string;
+}
+
+async function readTokens(db: Database): Promise<Record<DemoTokenKind, string> | undefined> {
+  const rows = await db
+    .select({ guid: identityTokens.guid, externalId: consumers.consumerId })
+    .from(identityTokens)
+    .innerJoin(consumers, eq(consumers.id, identityTokens.consumerId))
+    .where(
+      and(
+        eq(consumers.tenantId, demoTenant.customerId),
+        inArray(
+          consumers.consumerId,
+          demoTokens.map((token) => externalIdOf(token.kind)),
+        ),
+      ),
+    );
+  const byExternalId = new Map(rows.map((row) => [row.externalId, row.guid]));
+  const entries = demoTokens.map(
+    (token) => [token.kind, byExternalId.get(externalIdOf(token.kind))] as const,
+  );
+  if (entries.some(([, guid]) => guid === undefined)) return undefined;
+  return Object.fromEntries(entries) as Record<DemoTokenKind, string>;
+}
+
+/**
+ * Creates the demo tenant, accounts, consumers, identity tokens and email subscription when they
+ * are absent, and returns the demo object either way. `created` says whether it seeded now.
+ */
+export async function ensureDemoData(
+  db: Database,
+  options: SeedOptions,
+): Promise<{ created: boolean; demo: DemoData }> {
+  const { config, kbaPepper } = options;
+  const [existing] = await db.select().from(tenants).where(eq(tenants.id, demoTenant.customerId));
+  let created = false;
+  if (existing === undefined) {
+    await seed(db, options);
+    created = true;
+  }
+  const tokens = await readTokens(db);
+  if (tokens === undefined) throw new Error('The demo tenant exists but its identity tokens are missing.');
+  const subject = { customerId: demoTenant.customerId, emailAddress: demoConsumerEmail };
+  return {
+    created,
+    demo: {
+      baseUrl: publicOrigin(config),
+      domain: config.publicDomain,
+      tenant: { ...demoTenant },
+      admin: { username: demoAdmin.username, password: demoAdmin.password },
+      customer: {
+        username: demoCustomer.username,
+        password: demoCustomer.password,
+        customerId: demoTenant.customerId,
+      },
+      identityTokens: tokens,
+      verification: { ...demoVerification },
+      consumerEmail: demoConsumerEmail,
+      emailSubscription: {
+        token: createSubscriptionLinks(config, subscriptionTokenKey(kbaPepper)).tokenFor(subject),
+        emailAddress: demoConsumerEmail,
+      },
+    },
+  };
+}
+
+async function seed(db: Database, { config, kbaPepper }: SeedOptions): Promise<void> {
+  const now = config.clock.now();
+  const [adminHash, customerHash] = await Promise.all([
+    hashPassword(demoAdmin.password),
+    hashPassword(demoCustomer.password),
+  ]);
+  const hashOf = (field: 'last4Ssn' | 'postalCode' | 'dateOfBirth') =>
+    hashVerificationValue(kbaPepper, field, demoVerification[field]);
+
+  await db.transaction(async (tx) => {
+    await tx.insert(tenants).values({
+      id: demoTenant.customerId,
+      subdomain: demoTenant.subdomain,
+      name: demoTenant.customerName,
+      settings: { mfaRequired: true, maxPasswordAgeDays: null },
+      createdAt: now,
+    });
+    await tx.insert(staffUsers).values([
+      {
+        kind: 'admin',
+        tenantId: null,
+        username: demoAdmin.username,
+        email: demoAdmin.email,
+        displayName: 'Ada Admin',
+        roleId: staffRoleIds.admin,
+        passwordHash: adminHash,
+        passwordChangedAt: now,
+        createdAt: now,
+      },
+      {
+        kind: 'customer',
+        tenantId: demoTenant.customerId,
+        username: demoCustomer.username,
+        email: demoCustomer.email,
+        displayName: 'Casey Customer',
+        roleId: staffRoleIds.customer,
+        passwordHash: customerHash,
+        passwordChangedAt: now,
+        createdAt: now,
+      },
+    ]);
+    for (const token of demoTokens) {
+      const [consumer] = await tx
+        .insert(consumers)
+        .values({
+          tenantId: demoTenant.customerId,
+          consumerId: externalIdOf(token.kind),
+          name: token.name,
+          email: demoConsumerEmail,
+          last4SsnHash: hashOf('last4Ssn'),
+          postalCodeHash: hashOf('postalCode'),
+          dateOfBirthHash: hashOf('dateOfBirth'),
+          createdAt: now,
+        })
+        .returning({ id: consumers.id });
+      if (consumer === undefined) throw new Error('consumer insert returned no row');
+      const expired = token.kind === 'expired';
+      await tx.insert(identityTokens).values({
+        guid: randomUUID(),
+        shortId: token.signInType === 'Direct' ? null : generateShortId(),
+        consumerId: consumer.id,
+        tenantId: demoTenant.customerId,
+        source: 'demo',
+        signInType: token.signInType,
+        data: demoPaymentData,
+        createdAt: expired ? new Date(now.getTime() - validityMs - 86_400_000) : now,
+        expiresAt: expired ? new Date(now.getTime() - 86_400_000) : new Date(now.getTime() + validityMs),
+      });
+    }
+    await tx.insert(emailSubscriptions).values({
+      tenantId: demoTenant.customerId,
+      emailAddress: demoConsumerEmail,
+      unsubscribed: false,
+      changedAt: now,
+    });
+  });
+}

@@ -1,0 +1,9 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../context.ts';
+import { registerStaffPasswordRoutes } from './staff-routes.ts';
+
+export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    registerStaffPasswordRoutes(app, ctx, 'admin');
+  };
+}

@@ -1,0 +1,427 @@
+import {
+  authTokenResultSchema,
+  errorBodySchema,
+  identityTokenSignInRequestSchema,
+  lookupSignInRequestSchema,
+  lookupSignInResponseSchema,
+  mfaQuerySchema,
+  type VerificationField,
+  verificationFieldsFor,
+} from '@entry/domain';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { consumers, identityTokens, tenants } from '../db/schema.ts';
+import { ApiError, invalidValue, notFound } from '../errors.ts';
+import { findIdentityToken, type IdentityTokenRecord, isExpired } from '../services/identity-tokens.ts';
+import {
+  missingFields,
+  type VerificationAnswers,
+  type VerificationResult,
+  verifyWithoutToken,
+  verifyWithToken,
+} from '../services/kba.ts';
+import { consumeMfaCode, issueMfaCode, mfaCodeLifetimeMs, resendMfaCode } from '../services/mfa.ts';
+import { forgetIdentityToken } from '../services/read-cache.ts';
+import { principalOf } from '../services/sessions.ts';
+import { createSubscriptionLinks } from '../services/subscriptions.ts';
+
+/**
+ * Consumer sign-in (DESIGN.md section 5): with a Direct identity token, by knowledge-based
+ * verification (lookup), and the MFA step that follows a lookup when the tenant requires it.
+ *
+ * Choices where the design leaves room (docs/decisions/004-consumer-sign-in-choices.md):
+ * - identity-token sign-in with a token that needs verification: 400 InvalidValue on `token`
+ *   (within the spec's statuses for the call; the guard only sends Direct tokens here);
+ * - a customerId and subdomain that do not name the same tenant: 404 ItemNotFound, as an unknown
+ *   tenant; a token of another tenant: 404 ItemNotFound, as an unknown token;
+ * - lookup with an expired token: 404 TokenExpired, as the identity-token sign-in;
+ * - MFA required but no address on file: 409 InvalidState (a code cannot be delivered);
+ * - the MFA call with a full session: 409 InvalidState (nothing is pending);
+ * - resend within a minute of the last code: 429 ToManyRequests with Retry-After.
+ */
+
+/** The role every full consumer session carries (every full token has a roleId; staff use 1 and 2). */
+export const consumerRoleId = 3;
+
+export const consumerMessages = {
+  tenantNotFound: 'No organisation matches this customer id and domain.',
+  tokenNotFound: 'This link is not valid.',
+  tokenExpired: 'This link has expired.',
+  notDirectToken: 'This link needs a verification step before signing in.',
+  fieldRequired: 'This value is required for this link.',
+  invalidSignIn: 'The information you entered does not match our records.',
+  ambiguous:
+    'The information you entered matches more than one account. Please use the link from your letter.',
+  userLocked: 'Too many attempts. Verification is locked for a while. Please try again later.',
+  noAddressOnFile: 'No e-mail address is on file to send a verification code to.',
+  wrongMfaCode: 'The code is not correct, has expired or was already used.',
+  mfaNotPending: 'This session has no verification code pending.',
+  resendTooSoon: 'A new code can be requested once a minute. Please wait a moment and try again.',
+  mfaMailSubject: 'Your verification code',
+  mfaMailText: (code: string, minutes: number) =>
+    `Your verification code is ${code}. It is valid for ${minutes} minutes. If you did not try to sign in, you can ignore this e-mail.`,
+} as const;
+
+type TenantRow = typeof tenants.$inferSelect;
+
+export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const { db, clock, sessions, audit } = ctx;
+  const subscriptionLinks = createSubscriptionLinks(ctx.config, ctx.subscriptionKey);
+
+  /** The tenant named by both its id and its subdomain; a mismatch is as unknown as a wrong id. */
+  async function tenantOf(customerId: number, subdomain: string): Promise<TenantRow> {
+    const [tenant] = await db
+      .select()
+      .from(tenants)
+      .where(and(eq(tenants.id, customerId), eq(tenants.subdomain, subdomain.toLowerCase())));
+    if (tenant === undefined) throw notFound(consumerMessages.tenantNotFound);
+    return tenant;
+  }
+
+  async function tokenOfTenant(tokenParam: string, tenant: TenantRow): Promise<IdentityTokenRecord> {
+    const record = await findIdentityToken(db, tokenParam);
+    if (record === null || record.tenant.id !== tenant.id) throw notFound(consumerMessages.tokenNotFound);
+    return record;
+  }
+
+  const tokenExpired = () => new ApiError(404, 'TokenExpired', consumerMessages.tokenExpired);
+
+  async function fullSession(
+    reply: FastifyReply,
+    tenantId: number,
+    consumerRowId: number,
+    identityTokenGuid: string | null,
+  ) {
+    const result = await sessions.createSession({
+      scope: 'consumer',
+      tenantId,
+      consumerId: consumerRowId,
+      identityTokenGuid,
+      accessType: 'Consumer',
+      hasRestrictedAccess: false,
+      roleId: consumerRoleId,
+    });
+    sessions.setRefreshCookie(reply, 'consumer', result);
+    return result;
+  }
+
+  async function mailCode(tenant: TenantRow, to: string, code: string): Promise<void> {
+    await ctx.mail.enqueueMail({
+      tenantId: tenant.id,
+      to,
+      subject: consumerMessages.mfaMailSubject,
+      text: consumerMessages.mfaMailText(code, mfaCodeLifetimeMs / 60_000),
+      unsubscribe: subscriptionLinks.unsubscribeLinksFor(tenant, { customerId: tenant.id, emailAddress: to }),
+    });
+  }
+
+  /** Turns a verification that did not succeed into its audit rows and its error. */
+  async function refuse(
+    request: FastifyRequest,
+    tenant: TenantRow,
+    result: Exclude<VerificationResult, { outcome: 'verified' }>,
+    tokenGuid: string | null,
+  ): Promise<never> {
+    const base = { tenantId: tenant.id, ip: request.ip, detail: { identityToken: tokenGuid } };
+    switch (result.outcome) {
+      case 'locked':
+        await audit.record({
+          ...base,
+          event: 'consumer.sign-in.lookup',
+          outcome: 'locked',
+          actor: `consumer:${result.consumer.id}`,
+        });
+        throw new ApiError(403, 'UserLocked', consumerMessages.userLocked);
+      case 'ambiguous':
+        await audit.record({
+          ...base,
+          event: 'consumer.sign-in.lookup',
+          outcome: 'failure',
+          detail: { ambiguous: true },
+        });
+        throw new ApiError(409, 'Ambiguous', consumerMessages.ambiguous);
+      case 'mismatch': {
+        const actor = result.consumer === null ? null : `consumer:${result.consumer.id}`;
+        await audit.record({ ...base, event: 'consumer.sign-in.lookup', outcome: 'failure', actor });
+        if (result.tokenLockedNow || result.consumerLockedNow) {
+          await audit.record({
+            ...base,
+            event: 'consumer.verification.lockout',
+            outcome: 'locked',
+            actor,
+            detail: {
+              identityToken: tokenGuid,
+              token: result.tokenLockedNow,
+              consumer: result.consumerLockedNow,
+            },
+          });
+        }
+        throw new ApiError(409, 'InvalidSignIn', consumerMessages.invalidSignIn);
+      }
+    }
+  }
+
+  function requireFields(fields: readonly VerificationField[]): void {
+    const [first] = fields;
+    if (first === undefined) return;
+    throw new ApiError(
+      400,
+      'InvalidValue',
+      consumerMessages.fieldRequired,
+      fields.map((field) => ({ field, message: consumerMessages.fieldRequired })),
+    );
+  }
+
+  return async (app) => {
+    app.post(
+      '/api/auth/v1/consumer/sign-in/identity-token',
+      {
+        config: { failureLimited: true },
+        schema: {
+          tags: ['consumer'],
+          body: identityTokenSignInRequestSchema,
+          response: { 200: authTokenResultSchema, 400: errorBodySchema, 404: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        const tenant = await tenantOf(request.body.customerId, request.body.subdomain);
+        const record = await tokenOfTenant(request.body.token, tenant);
+        const audited = {
+          event: 'consumer.sign-in.identity-token',
+          actor: `consumer:${record.consumer.id}`,
+          tenantId: tenant.id,
+          ip: request.ip,
+          detail: { identityToken: record.token.guid },
+        };
+        if (record.token.signInType !== 'Direct') {
+          await audit.record({ ...audited, outcome: 'failure' });
+          throw invalidValue('token', consumerMessages.notDirectToken);
+        }
+        const now = clock.now();
+        if (isExpired(record.token, now)) {
+          await audit.record({
+            ...audited,
+            outcome: 'failure',
+            detail: { ...audited.detail, expired: true },
+          });
+          throw tokenExpired();
+        }
+        // The token's last use and the new session are independent writes: one round trip for both.
+        const [result] = await Promise.all([
+          fullSession(reply, tenant.id, record.consumer.id, record.token.guid),
+          db
+            .update(identityTokens)
+            .set({ lastUsedAt: now })
+            .where(eq(identityTokens.guid, record.token.guid)),
+        ]);
+        forgetIdentityToken(db, record.token);
+        await audit.record({ ...audited, outcome: 'success' });
+        return result;
+      },
+    );
+
+    app.post(
+      '/api/auth/v1/consumer/sign-in/lookup',
+      {
+        config: { failureLimited: true },
+        schema: {
+          tags: ['consumer'],
+          body: lookupSignInRequestSchema,
+          response: {
+            200: lookupSignInResponseSchema,
+            400: errorBodySchema,
+            403: errorBodySchema,
+            404: errorBodySchema,
+            409: errorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { body } = request;
+        const tenant = await tenantOf(body.customerId, body.subdomain);
+        const answers: VerificationAnswers = {
+          last4Ssn: body.last4Ssn,
+          postalCode: body.postalCode,
+          dateOfBirth: body.dateOfBirth,
+        };
+        const now = clock.now();
+        let tokenGuid: string | null = null;
+        let result: VerificationResult;
+        if (body.token !== undefined && body.token !== null && body.token !== '') {
+          const record = await tokenOfTenant(body.token, tenant);
+          tokenGuid = record.token.guid;
+          if (isExpired(record.token, now)) throw tokenExpired();
+          requireFields(missingFields(record.token.signInType, answers));
+          result = await verifyWithToken(db, {
+            consumerRowId: record.consumer.id,
+            tokenGuid,
+            fields: verificationFieldsFor(record.token.signInType),
+            answers,
+            pepper: ctx.kbaPepper,
+            now,
+          });
+          // The verification wrote to the token (its last use or its locks): the next read sees it.
+          forgetIdentityToken(db, record.token);
+        } else {
+          requireFields(missingFields(null, answers));
+          result = await verifyWithoutToken(db, { tenantId: tenant.id, answers, pepper: ctx.kbaPepper, now });
+        }
+        if (result.outcome !== 'verified') return refuse(request, tenant, result, tokenGuid);
+
+        const { consumer } = result;
+        const audited = {
+          event: 'consumer.sign-in.lookup',
+          actor: `consumer:${consumer.id}`,
+          tenantId: tenant.id,
+          ip: request.ip,
+        };
+        if (!tenant.settings.mfaRequired) {
+          const authToken = await fullSession(reply, tenant.id, consumer.id, tokenGuid);
+          await audit.record({
+            ...audited,
+            outcome: 'success',
+            detail: { identityToken: tokenGuid, mfa: false },
+          });
+          return { authToken };
+        }
+        if (consumer.email === null || consumer.email.trim() === '') {
+          await audit.record({
+            ...audited,
+            outcome: 'failure',
+            detail: { identityToken: tokenGuid, noAddress: true },
+          });
+          throw new ApiError(409, 'InvalidState', consumerMessages.noAddressOnFile);
+        }
+        const authToken = await sessions.createSession({
+          scope: 'consumer',
+          tenantId: tenant.id,
+          consumerId: consumer.id,
+          identityTokenGuid: tokenGuid,
+          accessType: 'MfaPending',
+          hasRestrictedAccess: true,
+          roleId: null,
+        });
+        sessions.setRefreshCookie(reply, 'consumer', authToken);
+        const code = await issueMfaCode(db, { sessionId: authToken.sessionGuid, pepper: ctx.kbaPepper, now });
+        await mailCode(tenant, consumer.email, code);
+        await audit.record({
+          ...audited,
+          outcome: 'success',
+          detail: { identityToken: tokenGuid, mfa: 'pending' },
+        });
+        return { authToken };
+      },
+    );
+
+    const pendingOnly = sessions.requireSession('consumer', { allowRestricted: true });
+
+    app.post(
+      '/api/auth/v1/consumer/sign-in/mfa',
+      {
+        config: { failureLimited: true },
+        preHandler: pendingOnly,
+        schema: {
+          tags: ['consumer'],
+          security: [{ bearer: [] }],
+          querystring: mfaQuerySchema,
+          response: {
+            200: authTokenResultSchema,
+            400: errorBodySchema,
+            401: errorBodySchema,
+            404: errorBodySchema,
+            409: errorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const principal = principalOf(request);
+        if (principal.accessType !== 'MfaPending')
+          throw new ApiError(409, 'InvalidState', consumerMessages.mfaNotPending);
+        const audited = {
+          event: 'consumer.sign-in.mfa',
+          actor: `consumer:${principal.consumerId}`,
+          tenantId: principal.tenantId,
+          ip: request.ip,
+          detail: { sessionId: principal.sessionId },
+        };
+        const accepted = await consumeMfaCode(db, {
+          sessionId: principal.sessionId,
+          code: request.query.mfaCode,
+          pepper: ctx.kbaPepper,
+          now: clock.now(),
+        });
+        if (!accepted) {
+          await audit.record({ ...audited, outcome: 'failure' });
+          throw new ApiError(409, 'InvalidSignIn', consumerMessages.wrongMfaCode);
+        }
+        const result = await sessions.upgradeSession(principal.sessionId, {
+          accessType: 'Consumer',
+          hasRestrictedAccess: false,
+          roleId: consumerRoleId,
+        });
+        sessions.setRefreshCookie(reply, 'consumer', result);
+        await audit.record({ ...audited, outcome: 'success' });
+        return result;
+      },
+    );
+
+    app.post(
+      '/api/auth/v1/consumer/sign-in/mfa/resend',
+      {
+        config: { failureLimited: true },
+        preHandler: pendingOnly,
+        schema: {
+          tags: ['consumer'],
+          security: [{ bearer: [] }],
+          querystring: z.strictObject({}),
+          response: {
+            204: z.null().describe('A new code is on its way; the earlier one no longer works.'),
+            401: errorBodySchema,
+            409: errorBodySchema,
+            429: errorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const principal = principalOf(request);
+        if (
+          principal.accessType !== 'MfaPending' ||
+          principal.consumerId === null ||
+          principal.tenantId === null
+        ) {
+          throw new ApiError(409, 'InvalidState', consumerMessages.mfaNotPending);
+        }
+        const [row] = await db
+          .select({ email: consumers.email, tenant: tenants })
+          .from(consumers)
+          .innerJoin(tenants, eq(tenants.id, consumers.tenantId))
+          .where(eq(consumers.id, principal.consumerId));
+        if (row === undefined || row.email === null) {
+          throw new ApiError(409, 'InvalidState', consumerMessages.noAddressOnFile);
+        }
+        const outcome = await resendMfaCode(db, {
+          sessionId: principal.sessionId,
+          pepper: ctx.kbaPepper,
+          now: clock.now(),
+        });
+        if ('retryAfterMs' in outcome) {
+          reply.header('Retry-After', String(Math.ceil(outcome.retryAfterMs / 1000)));
+          throw new ApiError(429, 'ToManyRequests', consumerMessages.resendTooSoon);
+        }
+        await mailCode(row.tenant, row.email, outcome.code);
+        await audit.record({
+          event: 'consumer.sign-in.mfa.resend',
+          outcome: 'success',
+          actor: `consumer:${principal.consumerId}`,
+          tenantId: principal.tenantId,
+          ip: request.ip,
+          detail: { sessionId: principal.sessionId },
+        });
+        return reply.code(204).send(null);
+      },
+    );
+  };
+}

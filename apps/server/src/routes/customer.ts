@@ -1,0 +1,33 @@
+import { authTokenResultSchema, errorBodySchema, launchTokenSignInRequestSchema } from '@entry/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../context.ts';
+import { signInWithLaunchToken } from '../services/launch.ts';
+import { registerStaffPasswordRoutes } from './staff-routes.ts';
+
+export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    registerStaffPasswordRoutes(app, ctx, 'customer');
+
+    app.post(
+      '/api/auth/v1/customer/sign-in/token',
+      {
+        config: { failureLimited: true },
+        schema: {
+          tags: ['customer'],
+          body: launchTokenSignInRequestSchema,
+          response: {
+            200: authTokenResultSchema,
+            400: errorBodySchema,
+            401: errorBodySchema,
+            404: errorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const result = await signInWithLaunchToken(ctx, request.body.token, request.ip);
+        ctx.sessions.setRefreshCookie(reply, 'customer', result);
+        return result;
+      },
+    );
+  };
+}

@@ -1,0 +1,122 @@
+import {
+  emailSubscriptionSchema,
+  errorBodySchema,
+  oneClickUnsubscribeQuerySchema,
+  subscriptionTokenParamSchema,
+  subscriptionUpdateQuerySchema,
+} from '@entry/domain';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { ApiError, notFound } from '../errors.ts';
+import {
+  findOrCreateSubscription,
+  oneClickUnsubscribePath,
+  setSubscription,
+  toWireSubscription,
+} from '../services/subscriptions.ts';
+import {
+  normaliseEmailAddress,
+  type SubscriptionSubject,
+  verifySubscriptionToken,
+} from '../services/subscriptions-token.ts';
+
+/**
+ * Email subscriptions by token (spec section 7, DESIGN.md section 5) and the RFC 8058 one-click
+ * unsubscribe that every mail's `List-Unsubscribe` header points at.
+ */
+
+export const subscriptionMessages = {
+  notAuthorized: 'This subscription link is not valid.',
+  tenantNotFound: 'The organisation of this subscription link no longer exists.',
+} as const;
+
+export function emailSubscriptionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const { db, clock, audit } = ctx;
+  const response = {
+    200: emailSubscriptionSchema,
+    400: errorBodySchema,
+    401: errorBodySchema,
+    404: errorBodySchema,
+  };
+
+  function subjectOf(token: string): SubscriptionSubject {
+    const subject = verifySubscriptionToken(ctx.subscriptionKey, token);
+    if (subject === null) throw new ApiError(401, 'NotAuthorized', subscriptionMessages.notAuthorized);
+    return subject;
+  }
+
+  async function change(
+    request: FastifyRequest,
+    subject: SubscriptionSubject,
+    unsubscribed: boolean,
+    via: string,
+  ) {
+    const result = await setSubscription(db, subject, unsubscribed, clock.now());
+    if (result === null) throw notFound(subscriptionMessages.tenantNotFound);
+    await audit.record({
+      event: 'email.subscription.change',
+      outcome: 'success',
+      actor: `email:${result.row.emailAddress}`,
+      tenantId: subject.customerId,
+      ip: request.ip,
+      detail: { unsubscribed, changed: result.changed, via },
+    });
+    return toWireSubscription(result.row);
+  }
+
+  return async (app) => {
+    // Mail providers send the one-click POST as a form; some use multipart. Its body carries no
+    // information beyond `List-Unsubscribe=One-Click`, so any of these is accepted as it is.
+    app.addContentTypeParser(
+      ['multipart/form-data', 'text/plain'],
+      { parseAs: 'string' },
+      (_request, body, done) => done(null, body),
+    );
+
+    app.get(
+      '/api/v1/communication/email/subscription/token/:token',
+      {
+        config: { failureLimited: 'read' },
+        schema: {
+          tags: ['email subscription'],
+          params: z.strictObject({ token: subscriptionTokenParamSchema }),
+          response,
+        },
+      },
+      async (request) => {
+        const subject = subjectOf(request.params.token);
+        const row = await findOrCreateSubscription(db, subject, clock.now());
+        if (row === null) throw notFound(subscriptionMessages.tenantNotFound);
+        return toWireSubscription(row);
+      },
+    );
+
+    app.post(
+      '/api/v1/communication/email/subscription',
+      {
+        config: { failureLimited: 'read' },
+        schema: { tags: ['email subscription'], querystring: subscriptionUpdateQuerySchema, response },
+      },
+      async (request) => {
+        const subject = subjectOf(request.query.Token);
+        const { EmailAddress } = request.query;
+        // The address comes from the token; a different one is refused, never written.
+        if (EmailAddress !== undefined && normaliseEmailAddress(EmailAddress) !== subject.emailAddress) {
+          throw new ApiError(401, 'NotAuthorized', subscriptionMessages.notAuthorized);
+        }
+        return change(request, subject, request.query.Unsubscribed, 'preferences');
+      },
+    );
+
+    app.post(
+      oneClickUnsubscribePath,
+      {
+        config: { failureLimited: 'read' },
+        schema: { tags: ['email subscription'], querystring: oneClickUnsubscribeQuerySchema, response },
+      },
+      async (request) => change(request, subjectOf(request.query.token), true, 'one-click'),
+    );
+  };
+}

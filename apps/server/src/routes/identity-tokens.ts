@@ -1,0 +1,120 @@
+import {
+  consumerIdentityTokenSchema,
+  errorBodySchema,
+  identityTokenQuerySchema,
+  tokenParamSchema,
+} from '@entry/domain';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { ApiError, notFound } from '../errors.ts';
+import { createAuditBatcher } from '../services/audit-batch.ts';
+import { type IdentityTokenRecord, isExpired, toWireIdentityToken } from '../services/identity-tokens.ts';
+import { findIdentityTokenCached } from '../services/read-cache.ts';
+import { hotReadOptions } from './hot-read.ts';
+
+/** Link openings waiting to be written before readers start to wait for them. */
+const maxQueuedOpenings = 5_000;
+
+export const identityTokenMessages = {
+  tokenNotFound: 'This link is not valid.',
+  tokenExpired: 'This link has expired.',
+} as const;
+
+export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const params = z.strictObject({ token: tokenParamSchema });
+
+  /**
+   * Payment data only for the consumer's own full session. The read itself is public, so a
+   * missing, stale or foreign bearer token simply gets no data rather than an error.
+   */
+  async function readerIsOwner(request: FastifyRequest, record: IdentityTokenRecord): Promise<boolean> {
+    if (request.headers.authorization === undefined) return false;
+    try {
+      const principal = await ctx.sessions.authenticate(request, 'consumer');
+      return principal.consumerId === record.consumer.id && principal.tenantId === record.tenant.id;
+    } catch {
+      return false;
+    }
+  }
+
+  async function find(tokenParam: string): Promise<IdentityTokenRecord> {
+    const record = await findIdentityTokenCached(ctx.db, ctx.clock, tokenParam);
+    if (record === null) throw notFound(identityTokenMessages.tokenNotFound);
+    return record;
+  }
+
+  const linkOpenings = createAuditBatcher((entries) => ctx.audit.recordMany(entries));
+
+  return async (app) => {
+    app.addHook('onClose', () => linkOpenings.idle());
+
+    app.get(
+      '/api/auth/v1/consumers/token/:token',
+      {
+        config: { failureLimited: 'read' },
+        ...hotReadOptions,
+        schema: {
+          tags: ['consumer'],
+          params,
+          querystring: identityTokenQuerySchema,
+          response: { 200: consumerIdentityTokenSchema, 400: errorBodySchema, 404: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        const record = await find(request.params.token);
+        if (request.query.addAction === true) {
+          // Past this many openings waiting, a reader waits for the writes: memory stays bounded.
+          if (linkOpenings.backlog() >= maxQueuedOpenings) await linkOpenings.idle();
+          // Recorded after the answer has gone, in batches, so the reader never waits on the
+          // audit write; reads themselves never write.
+          const ip = request.ip;
+          reply.then(
+            () =>
+              linkOpenings
+                .add({
+                  event: 'consumer.link.opened',
+                  outcome: 'success',
+                  actor: `consumer:${record.consumer.id}`,
+                  tenantId: record.tenant.id,
+                  ip,
+                  detail: { identityToken: record.token.guid },
+                })
+                .catch((error: unknown) =>
+                  request.log.error({ err: error }, 'recording a link opening failed'),
+                ),
+            () => undefined,
+          );
+        }
+        return toWireIdentityToken(record, await readerIsOwner(request, record));
+      },
+    );
+
+    app.get(
+      '/api/auth/v1/consumers/token/:token/verify',
+      {
+        config: { failureLimited: 'read' },
+        ...hotReadOptions,
+        schema: {
+          tags: ['consumer'],
+          params,
+          querystring: z.strictObject({}),
+          response: {
+            200: consumerIdentityTokenSchema,
+            400: errorBodySchema,
+            403: errorBodySchema,
+            404: errorBodySchema,
+          },
+        },
+      },
+      async (request) => {
+        const record = await find(request.params.token);
+        if (isExpired(record.token, ctx.clock.now())) {
+          throw new ApiError(403, 'TokenExpired', identityTokenMessages.tokenExpired);
+        }
+        return toWireIdentityToken(record, await readerIsOwner(request, record));
+      },
+    );
+  };
+}

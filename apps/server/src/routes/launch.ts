@@ -1,0 +1,47 @@
+import { customerIdSchema, errorBodySchema, launchResultSchema } from '@entry/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import type { LaunchKind } from '../db/schema.ts';
+import { notAuthorized } from '../errors.ts';
+import { createLaunchToken } from '../services/launch.ts';
+import { principalOf } from '../services/sessions.ts';
+
+const launchKinds: LaunchKind[] = ['customer', 'dashbilling'];
+
+export function launchRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    for (const kind of launchKinds) {
+      app.post(
+        `/api/auth/v1/launch/${kind}/:customerId`,
+        {
+          config: { failureLimited: true },
+          preHandler: ctx.sessions.requireSession('admin'),
+          schema: {
+            tags: ['launch'],
+            security: [{ bearer: [] }],
+            params: z.strictObject({ customerId: customerIdSchema }),
+            response: {
+              200: launchResultSchema,
+              400: errorBodySchema,
+              401: errorBodySchema,
+              403: errorBodySchema,
+              404: errorBodySchema,
+            },
+          },
+        },
+        async (request) => {
+          const { staffUserId } = principalOf(request);
+          if (staffUserId === null) throw notAuthorized();
+          const token = await createLaunchToken(ctx, {
+            adminId: staffUserId,
+            customerId: request.params.customerId,
+            kind,
+            ip: request.ip,
+          });
+          return { token };
+        },
+      );
+    }
+  };
+}

@@ -1,0 +1,63 @@
+import { authTokenResultSchema, errorBodySchema, refreshRequestSchema } from '@entry/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../context.ts';
+import type { Scope } from '../db/schema.ts';
+import { notAuthorized } from '../errors.ts';
+import { noContentSchema } from './staff-routes.ts';
+
+const scopes: Scope[] = ['admin', 'customer', 'consumer'];
+
+/** Refresh and sign-out of every scope: the same session rules for all three. */
+export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    for (const scope of scopes) {
+      app.post(
+        `/api/auth/v1/${scope}/refresh`,
+        {
+          schema: {
+            tags: [scope],
+            body: refreshRequestSchema,
+            response: { 200: authTokenResultSchema, 400: errorBodySchema, 401: errorBodySchema },
+          },
+        },
+        async (request, reply) => {
+          const refreshToken = ctx.sessions.refreshTokenOf(request);
+          if (refreshToken === undefined) throw notAuthorized();
+          try {
+            const result = await ctx.sessions.refresh(scope, refreshToken, request.ip);
+            ctx.sessions.setRefreshCookie(reply, scope, result);
+            return result;
+          } catch (error) {
+            ctx.sessions.clearRefreshCookie(reply, scope);
+            throw error;
+          }
+        },
+      );
+
+      app.post(
+        `/api/auth/v1/${scope}/sign-out`,
+        {
+          schema: {
+            tags: [scope],
+            body: refreshRequestSchema,
+            response: { 204: noContentSchema, 400: errorBodySchema },
+          },
+        },
+        async (request, reply) => {
+          const sessionId = await ctx.sessions.identifySession(request, scope);
+          if (sessionId !== undefined) {
+            await ctx.sessions.revokeSession(sessionId, 'sign-out');
+            await ctx.audit.record({
+              event: `${scope}.sign-out`,
+              outcome: 'success',
+              ip: request.ip,
+              detail: { sessionId },
+            });
+          }
+          ctx.sessions.clearRefreshCookie(reply, scope);
+          return reply.status(204).send(null);
+        },
+      );
+    }
+  };
+}

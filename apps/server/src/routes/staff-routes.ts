@@ -1,0 +1,74 @@
+import {
+  authTokenResultSchema,
+  errorBodySchema,
+  passwordChangeRequestSchema,
+  passwordResetRequestSchema,
+  passwordSignInRequestSchema,
+} from '@entry/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import type { StaffKind } from '../db/schema.ts';
+import { changePassword, requestPasswordReset, staffSignIn } from '../services/staff-auth.ts';
+
+const errors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((status) => [status, errorBodySchema]));
+export const noContentSchema = z.null().describe('No content');
+
+/** Password sign-in, reset and change: the same calls for admins and customers. */
+export function registerStaffPasswordRoutes(
+  zodApp: Parameters<FastifyPluginAsyncZod>[0],
+  ctx: AppContext,
+  kind: StaffKind,
+): void {
+  const base = `/api/auth/v1/${kind}`;
+
+  zodApp.post(
+    `${base}/sign-in`,
+    {
+      config: { failureLimited: true },
+      schema: {
+        tags: [kind],
+        body: passwordSignInRequestSchema,
+        response: { 200: authTokenResultSchema, ...errors(400, 401, 429) },
+      },
+    },
+    async (request, reply) => {
+      const result = await staffSignIn(ctx, kind, request.body, request.ip);
+      ctx.sessions.setRefreshCookie(reply, kind, result);
+      return result;
+    },
+  );
+
+  zodApp.post(
+    `${base}/password/reset`,
+    {
+      config: { failureLimited: true },
+      schema: {
+        tags: [kind],
+        body: passwordResetRequestSchema,
+        response: { 204: noContentSchema, ...errors(400, 429) },
+      },
+    },
+    async (request, reply) => {
+      requestPasswordReset(ctx, kind, request.body.username, request.ip, request.log);
+      return reply.status(204).send(null);
+    },
+  );
+
+  zodApp.post(
+    `${base}/password/change`,
+    {
+      config: { failureLimited: true },
+      schema: {
+        tags: [kind],
+        body: passwordChangeRequestSchema,
+        response: { 204: noContentSchema, ...errors(400, 401, 404, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      await changePassword(ctx, kind, request.body, request.ip);
+      return reply.status(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,45 @@
+import type { Clock } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import { auditLog } from '../db/schema.ts';
+
+export type AuditOutcome = 'success' | 'failure' | 'locked' | 'revoked';
+
+export interface AuditEntry {
+  /** Dotted name of what happened, e.g. `admin.sign-in`, `refresh.reuse`, `launch.customer`. */
+  event: string;
+  outcome: AuditOutcome;
+  /** Who acted, e.g. `admin:3`, `consumer:17`, or the username typed at a failed sign-in. */
+  actor?: string | null;
+  tenantId?: number | null;
+  ip?: string | null;
+  detail?: Record<string, unknown>;
+}
+
+/** The append-only audit trail (DESIGN.md section 5): rows are only ever inserted. */
+export interface AuditLog {
+  record(entry: AuditEntry): Promise<void>;
+  /** Several rows in one insert (the batched link openings). */
+  recordMany(entries: AuditEntry[]): Promise<void>;
+}
+
+export function createAuditLog(db: Database, clock: Clock): AuditLog {
+  const rowOf = (entry: AuditEntry, at: Date) => ({
+    at,
+    event: entry.event,
+    outcome: entry.outcome,
+    actor: entry.actor ?? null,
+    tenantId: entry.tenantId ?? null,
+    ip: entry.ip ?? null,
+    detail: entry.detail ?? {},
+  });
+  return {
+    async record(entry) {
+      await db.insert(auditLog).values(rowOf(entry, clock.now()));
+    },
+    async recordMany(entries) {
+      if (entries.length === 0) return;
+      const at = clock.now();
+      await db.insert(auditLog).values(entries.map((entry) => rowOf(entry, at)));
+    },
+  };
+}

@@ -1,0 +1,222 @@
+import {
+  allVerificationFields,
+  type SignInType,
+  type VerificationField,
+  verificationFieldsFor,
+} from '@entry/domain';
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../db/index.ts';
+import { consumers, identityTokens } from '../db/schema.ts';
+import {
+  consumerLockPolicy,
+  isLocked,
+  type LockState,
+  recordFailure,
+  recordSuccess,
+  settle,
+  tokenLockPolicy,
+} from './kba-locks.ts';
+import { hashVerificationValue, verificationValueMatches } from './keyed-hash.ts';
+
+/**
+ * Knowledge-based verification of a consumer (DESIGN.md section 5). Lock counters live in the
+ * rows of the consumer and the token and change only while both rows are locked (SELECT ... FOR
+ * UPDATE, always the consumer first so two requests never wait on each other in a circle). So 20
+ * parallel wrong answers count as at most 5 tries, a right answer during a lock is still refused,
+ * and all of it holds across server instances sharing the database.
+ */
+
+export type VerificationAnswers = Partial<Record<VerificationField, string | null>>;
+
+export interface VerifiedConsumer {
+  id: number;
+  consumerId: string;
+  email: string | null;
+}
+
+export type VerificationResult =
+  | { outcome: 'verified'; consumer: VerifiedConsumer }
+  | { outcome: 'locked'; consumer: VerifiedConsumer }
+  | {
+      outcome: 'mismatch';
+      /** Null for a token-less verification that matched nobody. */
+      consumer: VerifiedConsumer | null;
+      tokenLockedNow: boolean;
+      consumerLockedNow: boolean;
+    }
+  | { outcome: 'ambiguous' };
+
+const hashColumns = {
+  last4Ssn: 'last4SsnHash',
+  postalCode: 'postalCodeHash',
+  dateOfBirth: 'dateOfBirthHash',
+} as const satisfies Record<VerificationField, keyof typeof consumers.$inferSelect>;
+
+/** The fields a request lacks for a token's sign-in type (a token-less request needs all three). */
+export function missingFields(
+  signInType: SignInType | null,
+  answers: VerificationAnswers,
+): VerificationField[] {
+  return verificationFieldsFor(signInType).filter((field) => {
+    const value = answers[field];
+    return value === undefined || value === null || value.trim() === '';
+  });
+}
+
+interface LockColumns {
+  failedCount: number;
+  lockLevel: number;
+  lockedUntil: Date | null;
+  lastFailureAt: Date | null;
+}
+
+function lockStateOf(row: LockColumns): LockState {
+  return {
+    failedCount: row.failedCount,
+    lockLevel: row.lockLevel,
+    lockedUntil: row.lockedUntil,
+    lastFailureAt: row.lastFailureAt,
+  };
+}
+
+const lockColumnsOf = (state: LockState): LockColumns => ({ ...state });
+
+function consumerOf(row: typeof consumers.$inferSelect): VerifiedConsumer {
+  return { id: row.id, consumerId: row.consumerId, email: row.email };
+}
+
+export interface TokenVerificationInput {
+  consumerRowId: number;
+  tokenGuid: string;
+  fields: readonly VerificationField[];
+  answers: VerificationAnswers;
+  pepper: string;
+  now: Date;
+}
+
+export async function verifyWithToken(
+  db: Database,
+  input: TokenVerificationInput,
+): Promise<VerificationResult> {
+  const { now } = input;
+  return db.transaction(async (tx) => {
+    const [consumerRow] = await tx
+      .select()
+      .from(consumers)
+      .where(eq(consumers.id, input.consumerRowId))
+      .for('update');
+    const [tokenRow] = await tx
+      .select({
+        failedCount: identityTokens.failedCount,
+        lockLevel: identityTokens.lockLevel,
+        lockedUntil: identityTokens.lockedUntil,
+        lastFailureAt: identityTokens.lastFailureAt,
+      })
+      .from(identityTokens)
+      .where(eq(identityTokens.guid, input.tokenGuid))
+      .for('update');
+    if (consumerRow === undefined || tokenRow === undefined) {
+      return { outcome: 'mismatch', consumer: null, tokenLockedNow: false, consumerLockedNow: false };
+    }
+    const consumer = consumerOf(consumerRow);
+    const consumerState = settle(lockStateOf(consumerRow), now);
+    const tokenState = settle(lockStateOf(tokenRow), now);
+    if (isLocked(consumerState, now) || isLocked(tokenState, now)) return { outcome: 'locked', consumer };
+
+    // Every field is compared, so the time taken does not reveal which one was wrong.
+    const matches = input.fields.map((field) =>
+      verificationValueMatches(
+        input.pepper,
+        field,
+        input.answers[field] ?? '',
+        consumerRow[hashColumns[field]],
+      ),
+    );
+    if (matches.length > 0 && matches.every(Boolean)) {
+      await tx
+        .update(consumers)
+        .set(lockColumnsOf(recordSuccess(consumerState, now)))
+        .where(eq(consumers.id, consumer.id));
+      await tx
+        .update(identityTokens)
+        .set({ ...lockColumnsOf(recordSuccess(tokenState, now)), lastUsedAt: now })
+        .where(eq(identityTokens.guid, input.tokenGuid));
+      return { outcome: 'verified', consumer };
+    }
+
+    const tokenFailure = recordFailure(tokenState, tokenLockPolicy, now);
+    const consumerFailure = recordFailure(consumerState, consumerLockPolicy, now);
+    await tx.update(consumers).set(lockColumnsOf(consumerFailure.state)).where(eq(consumers.id, consumer.id));
+    await tx
+      .update(identityTokens)
+      .set(lockColumnsOf(tokenFailure.state))
+      .where(eq(identityTokens.guid, input.tokenGuid));
+    return {
+      outcome: 'mismatch',
+      consumer,
+      tokenLockedNow: tokenFailure.lockedNow,
+      consumerLockedNow: consumerFailure.lockedNow,
+    };
+  });
+}
+
+export interface TokenlessVerificationInput {
+  tenantId: number;
+  answers: VerificationAnswers;
+  pepper: string;
+  now: Date;
+}
+
+/**
+ * A consumer who typed the domain has no token: all three values must match exactly one consumer
+ * of the tenant. The keyed hashes are deterministic, so the database finds the match by equality.
+ * A wrong answer here names no consumer, so only the per-address limit counts it.
+ */
+export async function verifyWithoutToken(
+  db: Database,
+  input: TokenlessVerificationInput,
+): Promise<VerificationResult> {
+  const hashes = allVerificationFields.map((field) =>
+    hashVerificationValue(input.pepper, field, input.answers[field] ?? ''),
+  );
+  const [last4SsnHash, postalCodeHash, dateOfBirthHash] = hashes;
+  if (!last4SsnHash || !postalCodeHash || !dateOfBirthHash) {
+    return { outcome: 'mismatch', consumer: null, tokenLockedNow: false, consumerLockedNow: false };
+  }
+  const candidates = await db
+    .select({ id: consumers.id })
+    .from(consumers)
+    .where(
+      and(
+        eq(consumers.tenantId, input.tenantId),
+        eq(consumers.last4SsnHash, last4SsnHash),
+        eq(consumers.postalCodeHash, postalCodeHash),
+        eq(consumers.dateOfBirthHash, dateOfBirthHash),
+      ),
+    )
+    .limit(2);
+  if (candidates.length > 1) return { outcome: 'ambiguous' };
+  const candidate = candidates[0];
+  if (candidate === undefined) {
+    return { outcome: 'mismatch', consumer: null, tokenLockedNow: false, consumerLockedNow: false };
+  }
+  const { now } = input;
+  return db.transaction(async (tx) => {
+    const [consumerRow] = await tx
+      .select()
+      .from(consumers)
+      .where(eq(consumers.id, candidate.id))
+      .for('update');
+    if (consumerRow === undefined) {
+      return { outcome: 'mismatch', consumer: null, tokenLockedNow: false, consumerLockedNow: false };
+    }
+    const consumer = consumerOf(consumerRow);
+    const state = settle(lockStateOf(consumerRow), now);
+    if (isLocked(state, now)) return { outcome: 'locked', consumer };
+    await tx
+      .update(consumers)
+      .set(lockColumnsOf(recordSuccess(state, now)))
+      .where(eq(consumers.id, consumer.id));
+    return { outcome: 'verified', consumer };
+  });
+}

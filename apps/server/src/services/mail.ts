@@ -1,0 +1,219 @@
+import { and, asc, eq, inArray, isNull, lte } from 'drizzle-orm';
+import nodemailer from 'nodemailer';
+import type { Clock, Config } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import { mailOutbox } from '../db/schema.ts';
+
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  headers: Record<string, string>;
+}
+
+/** Hands one mail to the outside world; throws when it could not. */
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+}
+
+export function createSmtpMailer(smtpUrl: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    async send(mail) {
+      await transport.sendMail({
+        from: mail.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.html === null ? {} : { html: mail.html }),
+        headers: mail.headers,
+      });
+    },
+  };
+}
+
+/**
+ * A local trial without SMTP_URL: each mail's recipient, subject and text go to the console, so a
+ * person trying the product can follow a one-time code or a reset link.
+ */
+export function createConsoleMailer(
+  write: (text: string) => void = (text) => process.stdout.write(text),
+): Mailer {
+  return {
+    async send(mail) {
+      write(`\n--- mail to ${mail.to}: ${mail.subject}\n${mail.text}\n--- end of mail\n`);
+    },
+  };
+}
+
+/** Where a recipient unsubscribes: the preferences page and the RFC 8058 one-click call. */
+export interface UnsubscribeLinks {
+  /** The visible link in the mail, e.g. `http://localhost:8080/unsubscribe?token=...`. */
+  pageUrl: string;
+  /** The List-Unsubscribe target that accepts `POST List-Unsubscribe=One-Click`. */
+  oneClickUrl: string;
+}
+
+export interface EnqueueMailInput {
+  tenantId: number | null;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string | null;
+  /**
+   * Every mail to a tenant's address carries these (12 CFR 1006.6(e), RFC 8058). Null only for
+   * mail to the provider's own admins, who belong to no tenant and so have no subscription.
+   */
+  unsubscribe: UnsubscribeLinks | null;
+}
+
+export interface MailService {
+  /** Stores the mail in the outbox (so it is never lost) and starts its delivery. Returns its id. */
+  enqueueMail(input: EnqueueMailInput): Promise<number>;
+  /** Sends what is due; failures stay in the outbox with a later next attempt. Returns how many were sent. */
+  deliverPending(): Promise<number>;
+  /** Resolves when the delivery started by the last enqueue has finished (tests wait on it). */
+  idle(): Promise<void>;
+  startRetries(intervalMs?: number): void;
+  stop(): void;
+}
+
+export const mailTexts = {
+  optOutText: 'To stop receiving these emails, open this link:',
+  optOutHtml: 'Unsubscribe from these emails',
+} as const;
+
+const escapeHtml = (value: string) =>
+  value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+
+/** The claim on a row while one instance sends it, so two instances never send the same mail. */
+const leaseMs = 5 * 60_000;
+const maxBackoffMs = 60 * 60_000;
+const batchSize = 20;
+
+export function retryDelayMs(attempts: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), maxBackoffMs);
+}
+
+export function createMailService(deps: {
+  db: Database;
+  config: Pick<Config, 'mailFrom'>;
+  clock: Clock;
+  mailer: Mailer;
+  onError?: (error: unknown) => void;
+}): MailService {
+  const { db, config, clock, mailer } = deps;
+  let running: Promise<number> = Promise.resolve(0);
+  let timer: NodeJS.Timeout | undefined;
+
+  async function claimDue(): Promise<(typeof mailOutbox.$inferSelect)[]> {
+    const now = clock.now();
+    return db.transaction(async (tx) => {
+      const due = await tx
+        .select({ id: mailOutbox.id })
+        .from(mailOutbox)
+        .where(and(isNull(mailOutbox.sentAt), lte(mailOutbox.nextAttemptAt, now)))
+        .orderBy(asc(mailOutbox.id))
+        .limit(batchSize)
+        .for('update', { skipLocked: true });
+      if (due.length === 0) return [];
+      return tx
+        .update(mailOutbox)
+        .set({ nextAttemptAt: new Date(now.getTime() + leaseMs) })
+        .where(
+          inArray(
+            mailOutbox.id,
+            due.map((row) => row.id),
+          ),
+        )
+        .returning();
+    });
+  }
+
+  async function deliverPending(): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const batch = await claimDue();
+      if (batch.length === 0) return sent;
+      for (const row of batch) {
+        try {
+          await mailer.send({
+            from: config.mailFrom,
+            to: row.toAddress,
+            subject: row.subject,
+            text: row.textBody,
+            html: row.htmlBody,
+            headers: row.headers,
+          });
+          await db.update(mailOutbox).set({ sentAt: clock.now() }).where(eq(mailOutbox.id, row.id));
+          sent += 1;
+        } catch (error) {
+          const attempts = row.attempts + 1;
+          await db
+            .update(mailOutbox)
+            .set({
+              attempts,
+              lastError: error instanceof Error ? error.message : String(error),
+              nextAttemptAt: new Date(clock.now().getTime() + retryDelayMs(attempts)),
+            })
+            .where(eq(mailOutbox.id, row.id));
+        }
+      }
+    }
+  }
+
+  const kick = () => {
+    running = running.then(deliverPending, deliverPending).catch((error: unknown) => {
+      deps.onError?.(error);
+      return 0;
+    });
+  };
+
+  return {
+    async enqueueMail(input) {
+      const links = input.unsubscribe;
+      const text =
+        links === null ? `${input.text}\n` : `${input.text}\n\n${mailTexts.optOutText} ${links.pageUrl}\n`;
+      const htmlOptOut =
+        links === null ? '' : `\n<p><a href="${escapeHtml(links.pageUrl)}">${mailTexts.optOutHtml}</a></p>`;
+      const html = input.html === undefined || input.html === null ? null : `${input.html}${htmlOptOut}`;
+      const now = clock.now();
+      const [row] = await db
+        .insert(mailOutbox)
+        .values({
+          tenantId: input.tenantId,
+          toAddress: input.to,
+          subject: input.subject,
+          textBody: text,
+          htmlBody: html,
+          headers:
+            links === null
+              ? {}
+              : {
+                  'List-Unsubscribe': `<${links.oneClickUrl}>`,
+                  'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+                },
+          createdAt: now,
+          nextAttemptAt: now,
+        })
+        .returning({ id: mailOutbox.id });
+      if (row === undefined) throw new Error('mail insert returned no row');
+      kick();
+      return row.id;
+    },
+    deliverPending,
+    async idle() {
+      await running;
+    },
+    startRetries(intervalMs = 30_000) {
+      timer ??= setInterval(kick, intervalMs);
+      timer.unref();
+    },
+    stop() {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}

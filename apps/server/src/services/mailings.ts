@@ -1,0 +1,434 @@
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import type { Readable, Writable } from 'node:stream';
+import {
+  type IdentityTokenData,
+  parseIsoDate,
+  parseTargetCode,
+  portalOrigin,
+  type SignInType,
+  signInTypes,
+  type TargetCode,
+  validatorMessages,
+  validators,
+  verificationFieldsFor,
+} from '@entry/domain';
+import { stringify } from 'csv-stringify/sync';
+import { and, count, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { Clock, Config } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import { consumers, identityTokens } from '../db/schema.ts';
+import { ApiError, invalidValue } from '../errors.ts';
+import { executeRows } from './consumer-import.ts';
+import {
+  type ColumnSpec,
+  type CsvRow,
+  importFileMessages,
+  ProblemList,
+  readCsvRows,
+} from './consumer-import-csv.ts';
+import { generateShortId } from './identity-tokens-short-id.ts';
+import type { Tenant } from './tenants.ts';
+
+/**
+ * Letter links for a mailing: one identity token per row of the operator's CSV, written back as a
+ * CSV with each consumer's full link and, for tokens that need verification, a short link. The
+ * tokens of a mailing carry its name, so the whole mailing can be revoked at once.
+ */
+
+export const linkColumns = [
+  { name: 'consumerId', required: true, aliases: ['id', 'consumer'] },
+  { name: 'signInType', required: true },
+  { name: 'target', required: false, aliases: ['targetCode'] },
+  { name: 'targetId', required: false },
+  { name: 'expiresAt', required: true, aliases: ['expiry', 'expires'] },
+  { name: 'paymentAmount', required: false },
+  { name: 'schedulePaymentAmount', required: false },
+  { name: 'scheduleDownPayment', required: false },
+  { name: 'scheduleInterval', required: false },
+] as const satisfies readonly ColumnSpec<string>[];
+
+type LinkColumn = (typeof linkColumns)[number]['name'];
+
+export const linkOutputColumns = [
+  'consumerId',
+  'signInType',
+  'token',
+  'shortId',
+  'link',
+  'shortLink',
+  'expiresAt',
+] as const;
+
+export const mailingMessages = {
+  name: 'The mailing name must start with a letter or digit and have at most 100 letters, digits, dots, hyphens or underscores.',
+  otherTenant: (mailing: string) =>
+    `The mailing "${mailing}" belongs to another tenant; choose another name.`,
+  notFound: (mailing: string) => `There is no mailing named "${mailing}".`,
+  signInType: `The sign-in type must be one of ${signInTypes.join(', ')}.`,
+  target: 'The target must be a target code from 0 to 7.',
+  targetIdWithoutTarget: 'A target id needs a target code in the target column.',
+  targetId: 'The target id must have at most 100 characters.',
+  expiresAt:
+    'Enter the expiry as an ISO date (YYYY-MM-DD, valid through that day) or date-time with a time zone.',
+  expiresInPast: 'The expiry must be in the future.',
+  amount: validatorMessages.decimal,
+  scheduleInterval: 'The schedule interval must have at most 50 characters.',
+  unknownConsumer: 'The tenant has no consumer with this id; import the consumers first.',
+  missingVerification: (signInType: SignInType, fields: readonly string[]) =>
+    `A ${signInType} link needs the consumer's ${fields.join(', ')} on file, and it is missing.`,
+} as const;
+
+/** Rows per INSERT statement. */
+export const linkBatchSize = 1000;
+
+const mailingNamePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+const targetIdLength = validators.lengthRange(1, 100);
+const intervalLength = validators.lengthRange(1, 50);
+const dayMs = 86_400_000;
+
+export function assertMailingName(name: string): void {
+  if (!mailingNamePattern.test(name)) throw invalidValue('mailing', mailingMessages.name);
+}
+
+/** `mailing-20250101-120000`: a name for a mailing the operator did not name. */
+export function defaultMailingName(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `mailing-${stamp}`;
+}
+
+interface LinkRequest {
+  line: number;
+  consumerId: string;
+  signInType: SignInType;
+  target: TargetCode | null;
+  targetId: string | null;
+  expiresAt: Date;
+  data: IdentityTokenData | null;
+  columnOf: Record<LinkColumn, number>;
+}
+
+function canonicalSignInType(text: string): SignInType | null {
+  return signInTypes.find((type) => type.toLowerCase() === text.toLowerCase()) ?? null;
+}
+
+/** A date means "valid through that day" in UTC; a date-time is taken as given. */
+function parseExpiry(text: string): Date | null {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+    const start = parseIsoDate(`${text}T00:00:00Z`);
+    return start === null ? null : new Date(start.getTime() + dayMs);
+  }
+  return /[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? parseIsoDate(text) : null;
+}
+
+function toLinkRequest(row: CsvRow<LinkColumn>, now: Date, problems: ProblemList): LinkRequest | null {
+  const { values, line, columnOf } = row;
+  let valid = true;
+  const problem = (field: LinkColumn, message: string) => {
+    problems.add({ line, column: columnOf[field], field, message });
+    valid = false;
+  };
+  if (values.consumerId === '') problem('consumerId', importFileMessages.required);
+
+  const signInType = canonicalSignInType(values.signInType);
+  if (values.signInType === '') problem('signInType', importFileMessages.required);
+  else if (signInType === null) problem('signInType', mailingMessages.signInType);
+
+  const target = values.target === '' ? null : parseTargetCode(values.target);
+  if (values.target !== '' && target === null) problem('target', mailingMessages.target);
+  const targetId = values.targetId === '' ? null : values.targetId;
+  if (targetId !== null && values.target === '') problem('targetId', mailingMessages.targetIdWithoutTarget);
+  else if (targetId !== null && targetIdLength(targetId) !== null)
+    problem('targetId', mailingMessages.targetId);
+
+  const expiresAt = parseExpiry(values.expiresAt);
+  if (values.expiresAt === '') problem('expiresAt', importFileMessages.required);
+  else if (expiresAt === null) problem('expiresAt', mailingMessages.expiresAt);
+  else if (expiresAt.getTime() <= now.getTime()) problem('expiresAt', mailingMessages.expiresInPast);
+
+  const amounts = {} as Record<
+    'paymentAmount' | 'schedulePaymentAmount' | 'scheduleDownPayment',
+    number | null
+  >;
+  for (const field of ['paymentAmount', 'schedulePaymentAmount', 'scheduleDownPayment'] as const) {
+    const text = values[field];
+    if (validators.decimal(text) !== null) problem(field, mailingMessages.amount);
+    amounts[field] = text === '' ? null : Number(text);
+  }
+  const scheduleInterval = values.scheduleInterval === '' ? null : values.scheduleInterval;
+  if (scheduleInterval !== null && intervalLength(scheduleInterval) !== null) {
+    problem('scheduleInterval', mailingMessages.scheduleInterval);
+  }
+
+  if (!valid || signInType === null || expiresAt === null) return null;
+  const hasData = Object.values(amounts).some((amount) => amount !== null) || scheduleInterval !== null;
+  return {
+    line,
+    consumerId: values.consumerId,
+    signInType,
+    target,
+    targetId,
+    expiresAt,
+    data: hasData ? { ...amounts, scheduleInterval } : null,
+    columnOf,
+  };
+}
+
+/** `{scheme}://{subdomain}.{domain}{:port}/{token}[/{target}[/{targetId}]]`, the link a letter prints. */
+export function letterLink(
+  origin: string,
+  token: string,
+  target: TargetCode | null,
+  targetId: string | null,
+): string {
+  let link = `${origin}/${token}`;
+  if (target !== null) link += `/${target}`;
+  if (target !== null && targetId !== null) link += `/${encodeURIComponent(targetId)}`;
+  return link;
+}
+
+interface ConsumerOnFile {
+  id: number;
+  last4Ssn: boolean;
+  postalCode: boolean;
+  dateOfBirth: boolean;
+}
+
+async function consumersOnFile(
+  db: Database,
+  tenantId: number,
+  ids: string[],
+): Promise<Map<string, ConsumerOnFile>> {
+  const rows = await db
+    .select({
+      id: consumers.id,
+      consumerId: consumers.consumerId,
+      last4SsnHash: consumers.last4SsnHash,
+      postalCodeHash: consumers.postalCodeHash,
+      dateOfBirthHash: consumers.dateOfBirthHash,
+    })
+    .from(consumers)
+    .where(
+      and(
+        eq(consumers.tenantId, tenantId),
+        // One JSON parameter rather than a thousand bind parameters (see insertTokens).
+        sql`${consumers.consumerId} IN (SELECT json_array_elements_text(${JSON.stringify(ids)}::json))`,
+      ),
+    );
+  return new Map(
+    rows.map((row) => [
+      row.consumerId,
+      {
+        id: row.id,
+        last4Ssn: row.last4SsnHash !== null,
+        postalCode: row.postalCodeHash !== null,
+        dateOfBirth: row.dateOfBirthHash !== null,
+      },
+    ]),
+  );
+}
+
+/** A token about to be issued, with the row it answers. */
+interface TokenIssue {
+  request: LinkRequest;
+  consumerKey: number;
+  guid: string;
+  shortId: string | null;
+}
+
+/**
+ * Inserts the tokens in one statement per batch, the batch as one JSON parameter that PostgreSQL
+ * unpacks (json_to_recordset). A short id that happens to be taken already (50 random bits, so
+ * almost never) is drawn again, with a new guid, for just that token; each issue ends up holding
+ * what was stored.
+ */
+async function insertTokens(
+  db: Database,
+  issues: TokenIssue[],
+  common: { tenantId: number; mailing: string; now: Date },
+): Promise<void> {
+  let pending = issues;
+  while (pending.length > 0) {
+    const batch = pending.map((issue) => ({
+      guid: issue.guid,
+      short_id: issue.shortId,
+      consumer_id: issue.consumerKey,
+      sign_in_type: issue.request.signInType,
+      data: issue.request.data,
+      expires_at: issue.request.expiresAt.toISOString(),
+    }));
+    const inserted = await executeRows<{ guid: string }>(
+      db,
+      sql`
+        INSERT INTO identity_tokens
+          (guid, short_id, consumer_id, tenant_id, source, sign_in_type, data, created_at, expires_at, mailing_id)
+        SELECT r.guid, r.short_id, r.consumer_id, ${common.tenantId}, 'mailing', r.sign_in_type, r.data,
+          ${common.now.toISOString()}::timestamptz, r.expires_at, ${common.mailing}
+        FROM json_to_recordset(${JSON.stringify(batch)}::json) AS r(guid uuid, short_id text, consumer_id bigint,
+          sign_in_type text, data jsonb, expires_at timestamptz)
+        ON CONFLICT DO NOTHING
+        RETURNING guid`,
+    );
+    const done = new Set(inserted.map((row) => row.guid));
+    pending = pending.filter((issue) => !done.has(issue.guid));
+    for (const issue of pending) {
+      issue.guid = randomUUID();
+      if (issue.shortId !== null) issue.shortId = generateShortId();
+    }
+  }
+}
+
+async function write(output: Writable, text: string): Promise<void> {
+  if (!output.write(text)) await once(output, 'drain');
+}
+
+export interface IssueLinksInput {
+  tenant: Tenant;
+  mailing: string;
+  file: Readable;
+  /** Where the CSV of links goes; written beside it first and moved there only when all is well. */
+  outPath: string;
+  config: Config;
+  clock: Clock;
+}
+
+export interface IssueLinksResult {
+  mailing: string;
+  issued: number;
+}
+
+/**
+ * Issues one identity token per row inside one transaction: any problem anywhere (a bad value, an
+ * unknown consumer, a consumer without the verification value the sign-in type needs) writes
+ * nothing and leaves no output file.
+ */
+export async function issueLinks(db: Database, input: IssueLinksInput): Promise<IssueLinksResult> {
+  const { tenant, mailing, config, clock } = input;
+  assertMailingName(mailing);
+  const now = clock.now();
+  const origin = portalOrigin({
+    scheme: config.publicScheme,
+    subdomain: tenant.subdomain,
+    domain: config.publicDomain,
+    port: config.publicPort,
+  });
+  const problems = new ProblemList();
+  const partialPath = `${input.outPath}.partial-${process.pid}`;
+  const output = createWriteStream(partialPath, { encoding: 'utf8', mode: 0o600 });
+  // Kept, not thrown from an event: the failure surfaces where the work is awaited.
+  let outputError: Error | undefined;
+  output.on('error', (error) => {
+    outputError ??= error;
+  });
+  let issued = 0;
+
+  const issueBatch = async (tx: Database, batch: LinkRequest[]) => {
+    const onFile = await consumersOnFile(
+      tx,
+      tenant.customerId,
+      batch.map((request) => request.consumerId),
+    );
+    const issues: TokenIssue[] = [];
+    for (const request of batch) {
+      const consumer = onFile.get(request.consumerId);
+      if (consumer === undefined) {
+        problems.add({
+          line: request.line,
+          column: request.columnOf.consumerId,
+          field: 'consumerId',
+          message: mailingMessages.unknownConsumer,
+        });
+        continue;
+      }
+      if (request.signInType !== 'Direct') {
+        const missing = verificationFieldsFor(request.signInType).filter((field) => !consumer[field]);
+        if (missing.length > 0) {
+          problems.add({
+            line: request.line,
+            column: request.columnOf.signInType,
+            field: 'signInType',
+            message: mailingMessages.missingVerification(request.signInType, missing),
+          });
+          continue;
+        }
+      }
+      issues.push({
+        request,
+        consumerKey: consumer.id,
+        guid: randomUUID(),
+        // A short code a person can type must never sign anyone in by itself: none for Direct.
+        shortId: request.signInType === 'Direct' ? null : generateShortId(),
+      });
+    }
+    if (!problems.isEmpty) return;
+    await insertTokens(tx, issues, { tenantId: tenant.customerId, mailing, now });
+    const lines = issues.map(({ request, guid, shortId }) => [
+      request.consumerId,
+      request.signInType,
+      guid,
+      shortId ?? '',
+      letterLink(origin, guid, request.target, request.targetId),
+      shortId === null ? '' : `${origin}/${shortId}`,
+      request.expiresAt.toISOString(),
+    ]);
+    await write(output, stringify(lines));
+    issued += issues.length;
+  };
+
+  try {
+    await write(output, stringify([[...linkOutputColumns]]));
+    await db.transaction(async (tx) => {
+      const [foreign] = await tx
+        .select({ count: count() })
+        .from(identityTokens)
+        .where(and(eq(identityTokens.mailingId, mailing), ne(identityTokens.tenantId, tenant.customerId)));
+      if ((foreign?.count ?? 0) > 0)
+        throw new ApiError(409, 'DuplicateValue', mailingMessages.otherTenant(mailing));
+
+      let batch: LinkRequest[] = [];
+      for await (const row of readCsvRows(input.file, linkColumns, problems)) {
+        const request = toLinkRequest(row, now, problems);
+        if (request === null) continue;
+        batch.push(request);
+        if (batch.length >= linkBatchSize) {
+          await issueBatch(tx, batch);
+          batch = [];
+        }
+      }
+      if (batch.length > 0) await issueBatch(tx, batch);
+      problems.throwIfAny();
+    });
+    output.end();
+    if (outputError === undefined) await once(output, 'finish');
+    if (outputError !== undefined) throw outputError;
+    await rename(partialPath, input.outPath);
+    return { mailing, issued };
+  } catch (error) {
+    output.destroy();
+    await rm(partialPath, { force: true });
+    throw error;
+  }
+}
+
+/** Revokes every token of a mailing that is not revoked yet; returns how many it revoked. */
+export async function revokeMailing(
+  db: Database,
+  clock: Clock,
+  mailing: string,
+): Promise<{ revoked: number; tenantId: number | null }> {
+  assertMailingName(mailing);
+  const [existing] = await db
+    .select({ tenantId: identityTokens.tenantId })
+    .from(identityTokens)
+    .where(eq(identityTokens.mailingId, mailing))
+    .limit(1);
+  if (existing === undefined) throw new ApiError(404, 'ItemNotFound', mailingMessages.notFound(mailing));
+  const revoked = await db
+    .update(identityTokens)
+    .set({ revokedAt: clock.now() })
+    .where(and(eq(identityTokens.mailingId, mailing), isNull(identityTokens.revokedAt)))
+    .returning({ guid: identityTokens.guid });
+  return { revoked: revoked.length, tenantId: existing.tenantId };
+}

@@ -1,0 +1,106 @@
+import { createHmac, randomInt } from 'node:crypto';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { Database } from '../db/index.ts';
+import { mfaCodes, sessions } from '../db/schema.ts';
+import { hashesEqual } from './keyed-hash.ts';
+
+/**
+ * One-time codes of the consumer MFA step (DESIGN.md section 5): 6 digits, mailed, valid 10
+ * minutes, 5 tries, single use; a resend voids the earlier code and is allowed once a minute.
+ * Codes are stored only as keyed hashes bound to their session.
+ */
+
+export const mfaCodeLifetimeMs = 10 * 60_000;
+export const mfaMaxAttempts = 5;
+export const mfaResendIntervalMs = 60_000;
+
+export function generateMfaCode(): string {
+  return randomInt(0, 1_000_000).toString().padStart(6, '0');
+}
+
+export function hashMfaCode(pepper: string, sessionId: string, code: string): string {
+  return createHmac('sha256', pepper).update(`mfa:${sessionId}:${code}`).digest('hex');
+}
+
+interface IssueInput {
+  sessionId: string;
+  pepper: string;
+  now: Date;
+}
+
+type Executor = Pick<Database, 'insert' | 'update'>;
+
+async function replaceCode(executor: Executor, input: IssueInput): Promise<string> {
+  const code = generateMfaCode();
+  await executor
+    .update(mfaCodes)
+    .set({ usedAt: input.now })
+    .where(and(eq(mfaCodes.sessionId, input.sessionId), isNull(mfaCodes.usedAt)));
+  await executor.insert(mfaCodes).values({
+    sessionId: input.sessionId,
+    codeHash: hashMfaCode(input.pepper, input.sessionId, code),
+    expiresAt: new Date(input.now.getTime() + mfaCodeLifetimeMs),
+    createdAt: input.now,
+  });
+  return code;
+}
+
+/** The first code of a pending session. Returns the code in clear, for the mail only. */
+export async function issueMfaCode(db: Database, input: IssueInput): Promise<string> {
+  return db.transaction((tx) => replaceCode(tx, input));
+}
+
+/**
+ * A new code for the session, voiding the earlier one, unless the last one is less than a minute
+ * old. The session row is locked so that parallel resends issue at most one code.
+ */
+export async function resendMfaCode(
+  db: Database,
+  input: IssueInput,
+): Promise<{ code: string } | { retryAfterMs: number }> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, input.sessionId)).for('update');
+    const [latest] = await tx
+      .select({ createdAt: mfaCodes.createdAt })
+      .from(mfaCodes)
+      .where(eq(mfaCodes.sessionId, input.sessionId))
+      .orderBy(desc(mfaCodes.id))
+      .limit(1);
+    if (latest !== undefined) {
+      const waited = input.now.getTime() - latest.createdAt.getTime();
+      if (waited < mfaResendIntervalMs) return { retryAfterMs: mfaResendIntervalMs - waited };
+    }
+    return { code: await replaceCode(tx, input) };
+  });
+}
+
+/**
+ * Whether `code` is the session's current code. Each call uses up one try in a single UPDATE, so
+ * parallel guesses never get more than 5 tries between them; a right code is then marked used in
+ * a second conditional UPDATE, so only one caller can use it.
+ */
+export async function consumeMfaCode(
+  db: Database,
+  input: { sessionId: string; code: string; pepper: string; now: Date },
+): Promise<boolean> {
+  const [attempt] = await db
+    .update(mfaCodes)
+    .set({ attempts: sql`${mfaCodes.attempts} + 1` })
+    .where(
+      and(
+        eq(mfaCodes.sessionId, input.sessionId),
+        isNull(mfaCodes.usedAt),
+        gt(mfaCodes.expiresAt, input.now),
+        lt(mfaCodes.attempts, mfaMaxAttempts),
+      ),
+    )
+    .returning({ id: mfaCodes.id, codeHash: mfaCodes.codeHash });
+  if (attempt === undefined) return false;
+  if (!hashesEqual(hashMfaCode(input.pepper, input.sessionId, input.code), attempt.codeHash)) return false;
+  const [used] = await db
+    .update(mfaCodes)
+    .set({ usedAt: input.now })
+    .where(and(eq(mfaCodes.id, attempt.id), isNull(mfaCodes.usedAt)))
+    .returning({ id: mfaCodes.id });
+  return used !== undefined;
+}

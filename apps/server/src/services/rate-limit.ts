@@ -1,0 +1,176 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Clock } from '../config.ts';
+import { ApiError } from '../errors.ts';
+
+/**
+ * Per-IP limits on failed attempts (DESIGN.md section 5). Only failures (4xx answers) count, so a
+ * carrier's shared address does not block the many consumers behind it who succeed; the per-token
+ * and per-account locks do the rest.
+ *
+ * Counting uses a sliding window approximated from two fixed windows: the current window's count
+ * plus the previous window's count weighted by how much of it still overlaps the last 10 minutes.
+ * Window numbers come from the injected clock, so tests move time instead of sleeping, and every
+ * instance sharing a Redis store sees the same counts.
+ */
+
+export const failureWindowMs = 10 * 60_000;
+
+export interface FailureCountStore {
+  /** Adds one failure for `key` in the window holding `now`. */
+  add(key: string, now: Date): Promise<void>;
+  /** Failures for `key` over the sliding window ending at `now`. */
+  count(key: string, now: Date): Promise<number>;
+}
+
+function windowIndex(now: Date): number {
+  return Math.floor(now.getTime() / failureWindowMs);
+}
+
+function slidingCount(current: number, previous: number, now: Date): number {
+  const elapsed = (now.getTime() % failureWindowMs) / failureWindowMs;
+  return current + previous * (1 - elapsed);
+}
+
+export class MemoryFailureCountStore implements FailureCountStore {
+  readonly #counts = new Map<string, number>();
+
+  async add(key: string, now: Date): Promise<void> {
+    const current = windowIndex(now);
+    const slot = `${key}\u0000${current}`;
+    this.#counts.set(slot, (this.#counts.get(slot) ?? 0) + 1);
+    this.#forgetBefore(current - 1);
+  }
+
+  async count(key: string, now: Date): Promise<number> {
+    const current = windowIndex(now);
+    return slidingCount(
+      this.#counts.get(`${key}\u0000${current}`) ?? 0,
+      this.#counts.get(`${key}\u0000${current - 1}`) ?? 0,
+      now,
+    );
+  }
+
+  #forgetBefore(oldestKept: number): void {
+    for (const slot of this.#counts.keys()) {
+      const index = Number(slot.slice(slot.lastIndexOf('\u0000') + 1));
+      if (index < oldestKept) this.#counts.delete(slot);
+    }
+  }
+}
+
+/** Shared by every instance that uses the same Redis and prefix. */
+export class RedisFailureCountStore implements FailureCountStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  #slot(key: string, index: number): string {
+    return `${this.prefix}failures:${key}:${index}`;
+  }
+
+  async add(key: string, now: Date): Promise<void> {
+    const slot = this.#slot(key, windowIndex(now));
+    await this.redis
+      .multi()
+      .incr(slot)
+      .pexpire(slot, failureWindowMs * 2)
+      .exec();
+  }
+
+  async count(key: string, now: Date): Promise<number> {
+    const current = windowIndex(now);
+    const [currentCount, previousCount] = await this.redis.mget(
+      this.#slot(key, current),
+      this.#slot(key, current - 1),
+    );
+    return slidingCount(Number(currentCount ?? 0), Number(previousCount ?? 0), now);
+  }
+}
+
+/**
+ * How a route takes part: `true` for attempts (sign-in, lookup, MFA, reset, launch), refused
+ * before they run once the address is over the limit; `'read'` for reads, which always run and
+ * are refused only when they would fail, so a successful read is never limited.
+ */
+export type FailureLimitMode = true | 'read';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    failureLimited?: FailureLimitMode;
+  }
+}
+
+export const rateLimitMessage = 'Too many failed attempts from your network. Please try again later.';
+
+export function tooManyRequests(): ApiError {
+  return new ApiError(429, 'ToManyRequests', rateLimitMessage);
+}
+
+export interface FailureLimiterOptions {
+  store: FailureCountStore;
+  /** Failures per address per window before 429 (`RATE_LIMIT_FAILURES`). */
+  limit: number;
+  clock: Clock;
+}
+
+function isCountedFailure(statusCode: number): boolean {
+  return statusCode >= 400 && statusCode < 500 && statusCode !== 429;
+}
+
+function modeOf(request: FastifyRequest): FailureLimitMode | undefined {
+  return request.routeOptions.config.failureLimited;
+}
+
+/**
+ * Adds the limiter's hooks to the root instance, so any route opts in with
+ * `config: { failureLimited: true }` (or `'read'`). Call before the routes are registered.
+ */
+export function installFailureLimiter(app: FastifyInstance, options: FailureLimiterOptions): void {
+  const { store, limit, clock } = options;
+  // An unreachable store must not take sign-in down with it: the per-token and per-account locks
+  // in the database still hold, so the limiter fails open and says so in the log.
+  const overLimit = async (request: FastifyRequest) => {
+    try {
+      return (await store.count(request.ip, clock.now())) >= limit;
+    } catch (error) {
+      request.log.error({ err: error }, 'failure limiter store unavailable');
+      return false;
+    }
+  };
+
+  // Every request passes these hooks; the ones that do not take part leave at once, without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (modeOf(request) !== true) {
+      done();
+      return;
+    }
+    overLimit(request).then((over) => done(over ? tooManyRequests() : undefined), done);
+  });
+
+  const countFailure = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (modeOf(request) === 'read' && (await overLimit(request))) {
+      reply.code(429).type('application/json; charset=utf-8');
+      return JSON.stringify(tooManyRequests().toBody());
+    }
+    // Counted before the answer leaves, so the caller's next attempt already sees it.
+    try {
+      await store.add(request.ip, clock.now());
+    } catch (error) {
+      request.log.error({ err: error }, 'failure limiter store unavailable');
+    }
+    return payload;
+  };
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (modeOf(request) === undefined || !isCountedFailure(reply.statusCode)) {
+      done(null, payload);
+      return;
+    }
+    countFailure(request, reply, payload).then(
+      (answer) => done(null, answer),
+      (error: Error) => done(error),
+    );
+  });
+}

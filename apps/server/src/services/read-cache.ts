@@ -1,0 +1,111 @@
+import type { AccessResult } from '@entry/domain';
+import type { Clock } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import { findIdentityToken, type IdentityTokenRecord } from './identity-tokens.ts';
+import { isGuid, normaliseShortId } from './identity-tokens-short-id.ts';
+
+/**
+ * The in-process cache of the two public reads a mailing day hammers: the access lookup and the
+ * identity-token lookup (DESIGN.md section 5). An entry lives at most `readCacheTtlMs`, so a change
+ * made by another process (an operator revoking a mailing, another instance) shows within that
+ * time; a change made through this process's database handle removes its entries at once.
+ *
+ * Only answers that found something are kept: an unknown token or subdomain is looked up every
+ * time, so a token issued a moment ago resolves at once and unknown-token failures still count.
+ */
+export const readCacheTtlMs = 5_000;
+const maxEntriesPerKind = 10_000;
+
+interface Entry<V> {
+  value: V;
+  expiresAt: number;
+}
+
+export class TtlCache<V> {
+  readonly #entries = new Map<string, Entry<V>>();
+  /** Bumped by every invalidation, so a load that started before one never stores its stale answer. */
+  #generation = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ttlMs = readCacheTtlMs,
+    private readonly capacity = maxEntriesPerKind,
+  ) {}
+
+  async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
+    const now = this.clock.now().getTime();
+    const entry = this.#entries.get(key);
+    if (entry !== undefined && entry.expiresAt > now && entry.expiresAt - now <= this.ttlMs) {
+      return entry.value;
+    }
+    if (entry !== undefined) this.#entries.delete(key);
+    const generation = this.#generation;
+    const value = await load();
+    if (value !== null && generation === this.#generation) {
+      if (this.#entries.size >= this.capacity) {
+        const oldest = this.#entries.keys().next();
+        if (oldest.done !== true) this.#entries.delete(oldest.value);
+      }
+      this.#entries.set(key, { value, expiresAt: now + this.ttlMs });
+    }
+    return value;
+  }
+
+  delete(keys: Iterable<string>): void {
+    this.#generation += 1;
+    for (const key of keys) this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#generation += 1;
+    this.#entries.clear();
+  }
+}
+
+export interface ReadCache {
+  /** Access results by `subdomain:<name>` or `customer:<id>`. Tenants are never changed in place. */
+  access: TtlCache<AccessResult>;
+  /** Identity-token records by the normalised guid or short id they were read with. */
+  identityTokens: TtlCache<IdentityTokenRecord>;
+}
+
+/** One cache per database handle: whatever writes through a handle can invalidate what reads through it. */
+const caches = new WeakMap<Database, ReadCache>();
+
+export function readCacheFor(db: Database, clock: Clock): ReadCache {
+  let cache = caches.get(db);
+  if (cache === undefined) {
+    cache = { access: new TtlCache(clock), identityTokens: new TtlCache(clock) };
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+export const tokenCacheKeys = (token: { guid: string; shortId: string | null }): string[] =>
+  token.shortId === null ? [`guid:${token.guid}`] : [`guid:${token.guid}`, `short:${token.shortId}`];
+
+/** `findIdentityToken` through the cache: for the public reads only, never for a sign-in. */
+export function findIdentityTokenCached(
+  db: Database,
+  clock: Clock,
+  tokenParam: string,
+): Promise<IdentityTokenRecord | null> {
+  const shortId = isGuid(tokenParam) ? null : normaliseShortId(tokenParam);
+  const key = isGuid(tokenParam)
+    ? `guid:${tokenParam.toLowerCase()}`
+    : shortId === null
+      ? null
+      : `short:${shortId}`;
+  if (key === null) return Promise.resolve(null);
+  return readCacheFor(db, clock).identityTokens.get(key, () => findIdentityToken(db, tokenParam));
+}
+
+/** After a write to one identity token (its last use, its locks): its next read goes to the database. */
+export function forgetIdentityToken(db: Database, token: { guid: string; shortId: string | null }): void {
+  caches.get(db)?.identityTokens.delete(tokenCacheKeys(token));
+}
+
+/** After a write to many identity tokens at once (a mailing revoked). */
+export function forgetIdentityTokens(db: Database): void {
+  caches.get(db)?.identityTokens.clear();
+}

@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Config, ConfigError } from '../config.ts';
+
+/**
+ * KBA_PEPPER keys the hashes of verification values and signs subscription tokens. With
+ * PostgreSQL every instance must share it, so it is required; on the embedded database a local
+ * trial gets one generated into DATA_DIR once and reused on every start.
+ */
+export function resolveKbaPepper(config: Pick<Config, 'kbaPepper' | 'databaseUrl' | 'dataDir'>): string {
+  if (config.kbaPepper !== undefined) return config.kbaPepper;
+  if (config.databaseUrl !== undefined) {
+    throw new ConfigError(
+      'KBA_PEPPER',
+      'is required when DATABASE_URL is set (the same value on every instance)',
+    );
+  }
+  const file = path.join(config.dataDir, 'kba-pepper');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const pepper = randomBytes(32).toString('base64url');
+  writeFileSync(file, pepper, { mode: 0o600 });
+  return pepper;
+}

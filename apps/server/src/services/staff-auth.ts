@@ -1,0 +1,324 @@
+import type { AuthTokenResult } from '@entry/domain';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { appsOrigin } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import type { Database } from '../db/index.ts';
+import { passwordResetTokens, type StaffKind, sessions, staffUsers, tenants } from '../db/schema.ts';
+import { ApiError, apiMessages, notFound } from '../errors.ts';
+import {
+  isLocked,
+  type LockPolicy,
+  type LockState,
+  recordFailure,
+  recordSuccess,
+  settle,
+} from './kba-locks.ts';
+import { assertStrongPassword, hashPassword, verifyPassword } from './passwords.ts';
+import { hashToken, randomToken } from './sessions.ts';
+import { createSubscriptionLinks } from './subscriptions.ts';
+
+/** 10 consecutive failures lock a staff account for 15 minutes, doubling up to 24 hours. */
+export const staffLockPolicy: LockPolicy = { threshold: 10 };
+export const resetTokenLifetimeMs = 30 * 60_000;
+
+export const staffMailTexts = {
+  resetSubject: 'Reset your password',
+  resetBody: (link: string) =>
+    `Someone asked to reset the password of your account. To choose a new password, open this link within 30 minutes:\n\n${link}\n\nThe link works once. If you did not ask for this, you can ignore this mail; your password stays as it is.`,
+} as const;
+
+type StaffUser = typeof staffUsers.$inferSelect;
+
+const userInvalidSignIn = () => new ApiError(401, 'InvalidSignIn', apiMessages.invalidSignIn);
+const userLocked = () => new ApiError(401, 'UserLocked', apiMessages.userLocked);
+
+export const normaliseUsername = (username: string) => username.trim().toLowerCase();
+
+const lockStateOf = (user: StaffUser): LockState => ({
+  failedCount: user.failedCount,
+  lockLevel: user.lockLevel,
+  lockedUntil: user.lockedUntil,
+  lastFailureAt: user.lastFailureAt,
+});
+
+async function findUser(db: Database, kind: StaffKind, username: string): Promise<StaffUser | undefined> {
+  const [user] = await db
+    .select()
+    .from(staffUsers)
+    .where(and(eq(staffUsers.kind, kind), eq(staffUsers.username, normaliseUsername(username))));
+  return user?.disabled ? undefined : user;
+}
+
+/** Counts a wrong password under a row lock, so parallel attempts on any instance all count. */
+async function countFailure(ctx: AppContext, userId: number): Promise<{ lockedNow: boolean }> {
+  return ctx.db.transaction(async (tx) => {
+    const [user] = await tx.select().from(staffUsers).where(eq(staffUsers.id, userId)).for('update');
+    if (user === undefined) return { lockedNow: false };
+    const { state, lockedNow } = recordFailure(lockStateOf(user), staffLockPolicy, ctx.clock.now());
+    await tx.update(staffUsers).set(state).where(eq(staffUsers.id, userId));
+    return { lockedNow };
+  });
+}
+
+async function countSuccess(ctx: AppContext, user: StaffUser): Promise<void> {
+  await ctx.db
+    .update(staffUsers)
+    .set(recordSuccess(lockStateOf(user), ctx.clock.now()))
+    .where(eq(staffUsers.id, user.id));
+}
+
+async function passwordExpired(ctx: AppContext, user: StaffUser): Promise<boolean> {
+  if (user.tenantId === null) return false;
+  const [tenant] = await ctx.db.select().from(tenants).where(eq(tenants.id, user.tenantId));
+  const maxDays = tenant?.settings.maxPasswordAgeDays;
+  if (maxDays === null || maxDays === undefined) return false;
+  return ctx.clock.now().getTime() - user.passwordChangedAt.getTime() > maxDays * 86_400_000;
+}
+
+/**
+ * Checks a username and password: unknown users cost the same hashing time, a lock refuses before
+ * the password is looked at, and a wrong password counts toward the lock.
+ */
+async function checkPassword(
+  ctx: AppContext,
+  kind: StaffKind,
+  username: string,
+  password: string,
+  ip: string,
+  event: string,
+): Promise<StaffUser> {
+  const user = await findUser(ctx.db, kind, username);
+  const now = ctx.clock.now();
+  if (user !== undefined && isLocked(settle(lockStateOf(user), now), now)) {
+    await verifyPassword(undefined, password);
+    await ctx.audit.record({
+      event,
+      outcome: 'locked',
+      actor: `${kind}:${user.id}`,
+      tenantId: user.tenantId,
+      ip,
+    });
+    throw userLocked();
+  }
+  const matches = await verifyPassword(user?.passwordHash, password);
+  if (user === undefined) {
+    await ctx.audit.record({
+      event,
+      outcome: 'failure',
+      actor: null,
+      ip,
+      detail: { reason: 'unknown user' },
+    });
+    throw userInvalidSignIn();
+  }
+  if (!matches) {
+    const { lockedNow } = await countFailure(ctx, user.id);
+    await ctx.audit.record({
+      event,
+      outcome: lockedNow ? 'locked' : 'failure',
+      actor: `${kind}:${user.id}`,
+      tenantId: user.tenantId,
+      ip,
+      detail: { reason: 'wrong password' },
+    });
+    throw lockedNow ? userLocked() : userInvalidSignIn();
+  }
+  return user;
+}
+
+export async function staffSignIn(
+  ctx: AppContext,
+  kind: StaffKind,
+  credentials: { username: string; password: string },
+  ip: string,
+): Promise<AuthTokenResult> {
+  const event = `${kind}.sign-in`;
+  const user = await checkPassword(ctx, kind, credentials.username, credentials.password, ip, event);
+  await countSuccess(ctx, user);
+  if (await passwordExpired(ctx, user)) {
+    await ctx.audit.record({
+      event,
+      outcome: 'failure',
+      actor: `${kind}:${user.id}`,
+      tenantId: user.tenantId,
+      ip,
+      detail: { reason: 'password expired' },
+    });
+    throw new ApiError(401, 'PasswordExpired', apiMessages.passwordExpired);
+  }
+  const result = await ctx.sessions.createSession({
+    scope: kind,
+    tenantId: user.tenantId,
+    staffUserId: user.id,
+    accessType: kind === 'admin' ? 'Admin' : 'Customer',
+    hasRestrictedAccess: false,
+    roleId: user.roleId,
+  });
+  await ctx.audit.record({
+    event,
+    outcome: 'success',
+    actor: `${kind}:${user.id}`,
+    tenantId: user.tenantId,
+    ip,
+    detail: { sessionId: result.sessionGuid },
+  });
+  return result;
+}
+
+/** The portal of each staff kind on the apps host (DESIGN.md section 6). */
+const portalPrefix: Record<StaffKind, string> = { admin: '/a', customer: '/d' };
+
+/** The reset-password page with a one-use reset token: the link a reset mails and a new account gets. */
+export function resetPasswordUrl(config: AppContext['config'], kind: StaffKind, token: string): string {
+  return `${appsOrigin(config)}${portalPrefix[kind]}/reset-password?token=${encodeURIComponent(token)}`;
+}
+
+async function sendResetMail(ctx: AppContext, user: StaffUser, token: string): Promise<void> {
+  const link = resetPasswordUrl(ctx.config, user.kind, token);
+  let unsubscribe = null;
+  if (user.tenantId !== null) {
+    const [tenant] = await ctx.db.select().from(tenants).where(eq(tenants.id, user.tenantId));
+    if (tenant !== undefined) {
+      unsubscribe = createSubscriptionLinks(ctx.config, ctx.subscriptionKey).unsubscribeLinksFor(tenant, {
+        customerId: tenant.id,
+        emailAddress: user.email,
+      });
+    }
+  }
+  await ctx.mail.enqueueMail({
+    tenantId: user.tenantId,
+    to: user.email,
+    subject: staffMailTexts.resetSubject,
+    text: staffMailTexts.resetBody(link),
+    unsubscribe,
+  });
+}
+
+/**
+ * Always answers the same way: whether the user exists is never revealed. The work for a real
+ * user happens off the response path so the answer takes as long either way.
+ */
+export function requestPasswordReset(
+  ctx: AppContext,
+  kind: StaffKind,
+  username: string,
+  ip: string,
+  log: FastifyBaseLogger,
+): void {
+  const work = async () => {
+    const user = await findUser(ctx.db, kind, username);
+    await ctx.audit.record({
+      event: `${kind}.password.reset-request`,
+      outcome: user === undefined ? 'failure' : 'success',
+      actor: user === undefined ? null : `${kind}:${user.id}`,
+      tenantId: user?.tenantId ?? null,
+      ip,
+    });
+    if (user === undefined) return;
+    const token = randomToken();
+    const now = ctx.clock.now();
+    await ctx.db.insert(passwordResetTokens).values({
+      hash: hashToken(token),
+      userId: user.id,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + resetTokenLifetimeMs),
+    });
+    await sendResetMail(ctx, user, token);
+  };
+  work().catch((error: unknown) => log.error({ err: error }, 'password reset request failed'));
+}
+
+async function setPassword(ctx: AppContext, user: StaffUser, newPassword: string): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db
+    .update(staffUsers)
+    .set({
+      passwordHash: await hashPassword(newPassword),
+      passwordChangedAt: now,
+      failedCount: 0,
+      lockedUntil: null,
+    })
+    .where(eq(staffUsers.id, user.id));
+  // A new password ends every session opened with the old one.
+  await ctx.db
+    .update(sessions)
+    .set({ revokedAt: now, revokedReason: 'password-changed' })
+    .where(and(eq(sessions.staffUserId, user.id), isNull(sessions.revokedAt)));
+}
+
+export type PasswordChange =
+  | { username: string; currentPassword: string; newPassword: string }
+  | { resetToken: string; newPassword: string };
+
+export async function changePassword(
+  ctx: AppContext,
+  kind: StaffKind,
+  change: PasswordChange,
+  ip: string,
+): Promise<void> {
+  const event = `${kind}.password.change`;
+  if ('resetToken' in change) {
+    const hash = hashToken(change.resetToken);
+    const [found] = await ctx.db
+      .select({ token: passwordResetTokens, user: staffUsers })
+      .from(passwordResetTokens)
+      .innerJoin(staffUsers, eq(staffUsers.id, passwordResetTokens.userId))
+      .where(and(eq(passwordResetTokens.hash, hash), eq(staffUsers.kind, kind)));
+    if (found === undefined) throw notFound();
+    const now = ctx.clock.now();
+    if (found.token.usedAt !== null || found.token.expiresAt.getTime() <= now.getTime()) {
+      throw new ApiError(409, 'InvalidState', apiMessages.invalidResetToken);
+    }
+    assertStrongPassword(change.newPassword, [found.user.username, found.user.email, found.user.displayName]);
+    // Single use even under parallel requests: only one update can claim the token.
+    const [claimed] = await ctx.db
+      .update(passwordResetTokens)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(passwordResetTokens.hash, hash),
+          isNull(passwordResetTokens.usedAt),
+          gt(passwordResetTokens.expiresAt, now),
+        ),
+      )
+      .returning({ hash: passwordResetTokens.hash });
+    if (claimed === undefined) throw new ApiError(409, 'InvalidState', apiMessages.invalidResetToken);
+    await setPassword(ctx, found.user, change.newPassword);
+    await ctx.audit.record({
+      event,
+      outcome: 'success',
+      actor: `${kind}:${found.user.id}`,
+      tenantId: found.user.tenantId,
+      ip,
+      detail: { by: 'reset-token' },
+    });
+    return;
+  }
+
+  const user = await findUser(ctx.db, kind, change.username);
+  if (user === undefined) {
+    await verifyPassword(undefined, change.currentPassword);
+    throw notFound();
+  }
+  const checked = await checkPassword(ctx, kind, change.username, change.currentPassword, ip, event).catch(
+    (error: unknown) => {
+      if (error instanceof ApiError && error.errorCode === 'InvalidSignIn') {
+        throw new ApiError(401, 'InvalidSignIn', apiMessages.wrongCurrentPassword, [
+          { field: 'currentPassword', message: apiMessages.wrongCurrentPassword },
+        ]);
+      }
+      throw error;
+    },
+  );
+  assertStrongPassword(change.newPassword, [checked.username, checked.email, checked.displayName]);
+  await setPassword(ctx, checked, change.newPassword);
+  await ctx.audit.record({
+    event,
+    outcome: 'success',
+    actor: `${kind}:${checked.id}`,
+    tenantId: checked.tenantId,
+    ip,
+    detail: { by: 'current-password' },
+  });
+}

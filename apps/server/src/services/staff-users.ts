@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { validatorMessages, validators } from '@entry/domain';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Clock, Config } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import { passwordResetTokens, type StaffKind, sessions, staffUsers } from '../db/schema.ts';
+import { ApiError, invalidValue } from '../errors.ts';
+import { hashPassword } from './passwords.ts';
+import { hashToken, randomToken } from './sessions.ts';
+import { normaliseUsername, resetPasswordUrl } from './staff-auth.ts';
+import { staffRoleIds } from './staff-roles.ts';
+import { tenantBySubdomain } from './tenants.ts';
+
+/** How long the one-use link that sets a new account's first password stays valid. */
+export const initialPasswordLinkHours = 72;
+
+const usernameLength = validators.lengthRange(3, 100);
+const usernamePattern = /^[a-z0-9][a-z0-9._@-]*$/;
+
+export const staffUserMessages = {
+  username: 'The username must have 3 to 100 characters: letters, digits, dots, hyphens, underscores or @.',
+  displayName: 'The display name must have 1 to 200 characters.',
+  tenantRequired: 'A customer user belongs to a tenant: name it with --tenant.',
+  tenantForbidden: 'An admin user belongs to no tenant: leave out --tenant.',
+  duplicate: (kind: StaffKind, username: string) => `There is already a ${kind} user named "${username}".`,
+  notFound: (kind: StaffKind, username: string) => `There is no ${kind} user named "${username}".`,
+} as const;
+
+export interface NewStaffUser {
+  kind: StaffKind;
+  /** The tenant's subdomain; customer users only. */
+  tenant?: string;
+  username: string;
+  email: string;
+  displayName?: string;
+}
+
+export interface CreatedStaffUser {
+  id: number;
+  kind: StaffKind;
+  username: string;
+  tenantId: number | null;
+  /** The one-use link that sets the first password; shown once, stored only as a hash. */
+  setPasswordUrl: string;
+  setPasswordExpiresAt: Date;
+}
+
+function checkedUsername(username: string): string {
+  const value = normaliseUsername(username);
+  if (usernameLength(value) !== null || value === '' || !usernamePattern.test(value)) {
+    throw invalidValue('username', staffUserMessages.username);
+  }
+  return value;
+}
+
+export async function createStaffUser(
+  db: Database,
+  config: Config,
+  clock: Clock,
+  input: NewStaffUser,
+): Promise<CreatedStaffUser> {
+  const username = checkedUsername(input.username);
+  const email = input.email.trim();
+  if (email === '' || validators.email(email) !== null) throw invalidValue('email', validatorMessages.email);
+  const displayName = (input.displayName ?? username).trim();
+  if (displayName === '' || displayName.length > 200) {
+    throw invalidValue('displayName', staffUserMessages.displayName);
+  }
+  if (input.kind === 'customer' && input.tenant === undefined) {
+    throw invalidValue('tenant', staffUserMessages.tenantRequired);
+  }
+  if (input.kind === 'admin' && input.tenant !== undefined) {
+    throw invalidValue('tenant', staffUserMessages.tenantForbidden);
+  }
+  const tenantId = input.tenant === undefined ? null : (await tenantBySubdomain(db, input.tenant)).customerId;
+
+  // Nobody knows this password: the account cannot sign in until its first password is set.
+  const unusablePasswordHash = await hashPassword(randomBytes(32).toString('base64url'));
+  const resetToken = randomToken();
+  const now = clock.now();
+  const expiresAt = new Date(now.getTime() + initialPasswordLinkHours * 3_600_000);
+
+  const id = await db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ id: staffUsers.id })
+      .from(staffUsers)
+      .where(and(eq(staffUsers.kind, input.kind), eq(staffUsers.username, username)));
+    if (existing !== undefined) {
+      throw new ApiError(409, 'DuplicateValue', staffUserMessages.duplicate(input.kind, username));
+    }
+    const [row] = await tx
+      .insert(staffUsers)
+      .values({
+        kind: input.kind,
+        tenantId,
+        username,
+        email,
+        displayName,
+        roleId: staffRoleIds[input.kind],
+        passwordHash: unusablePasswordHash,
+        passwordChangedAt: now,
+        createdAt: now,
+      })
+      .returning({ id: staffUsers.id });
+    if (row === undefined) throw new Error('staff user insert returned no row');
+    await tx
+      .insert(passwordResetTokens)
+      .values({ hash: hashToken(resetToken), userId: row.id, createdAt: now, expiresAt });
+    return row.id;
+  });
+  return {
+    id,
+    kind: input.kind,
+    username,
+    tenantId,
+    setPasswordUrl: resetPasswordUrl(config, input.kind, resetToken),
+    setPasswordExpiresAt: expiresAt,
+  };
+}
+
+async function findStaffUser(db: Database, kind: StaffKind, username: string): Promise<{ id: number }> {
+  const normalised = normaliseUsername(username);
+  const [row] = await db
+    .select({ id: staffUsers.id })
+    .from(staffUsers)
+    .where(and(eq(staffUsers.kind, kind), eq(staffUsers.username, normalised)));
+  if (row === undefined)
+    throw new ApiError(404, 'ItemNotFound', staffUserMessages.notFound(kind, normalised));
+  return row;
+}
+
+/** Disables the account and ends its open sessions; returns the user's id. */
+export async function disableStaffUser(
+  db: Database,
+  clock: Clock,
+  kind: StaffKind,
+  username: string,
+): Promise<number> {
+  const { id } = await findStaffUser(db, kind, username);
+  await db.transaction(async (tx) => {
+    await tx.update(staffUsers).set({ disabled: true }).where(eq(staffUsers.id, id));
+    await tx
+      .update(sessions)
+      .set({ revokedAt: clock.now(), revokedReason: 'user-disabled' })
+      .where(and(eq(sessions.staffUserId, id), isNull(sessions.revokedAt)));
+  });
+  return id;
+}
+
+export async function enableStaffUser(db: Database, kind: StaffKind, username: string): Promise<number> {
+  const { id } = await findStaffUser(db, kind, username);
+  await db.update(staffUsers).set({ disabled: false }).where(eq(staffUsers.id, id));
+  return id;
+}
+
+/** Lifts a lock after failed sign-ins and forgets the failures, as if the account had never failed. */
+export async function unlockStaffUser(db: Database, kind: StaffKind, username: string): Promise<number> {
+  const { id } = await findStaffUser(db, kind, username);
+  await db
+    .update(staffUsers)
+    .set({ failedCount: 0, lockedUntil: null, lockLevel: 0, lastFailureAt: null })
+    .where(eq(staffUsers.id, id));
+  return id;
+}

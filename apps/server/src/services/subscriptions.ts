@@ -1,0 +1,124 @@
+import type { EmailSubscription } from '@entry/domain';
+import { and, eq } from 'drizzle-orm';
+import { type Config, publicOrigin } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import { emailSubscriptions, tenants } from '../db/schema.ts';
+import type { UnsubscribeLinks } from './mail.ts';
+import {
+  createSubscriptionToken,
+  normaliseEmailAddress,
+  type SubscriptionSubject,
+} from './subscriptions-token.ts';
+
+/**
+ * Email subscriptions: one record per tenant and address, created on first use; `changedAt` is
+ * set when the record is created and whenever `unsubscribed` changes (DESIGN.md section 5).
+ */
+
+type SubscriptionRow = typeof emailSubscriptions.$inferSelect;
+
+export function toWireSubscription(row: SubscriptionRow): EmailSubscription {
+  return {
+    emailAddress: row.emailAddress,
+    unsubscribed: row.unsubscribed,
+    changedAt: row.changedAt.toISOString(),
+  };
+}
+
+async function tenantExists(db: Pick<Database, 'select'>, tenantId: number): Promise<boolean> {
+  const [row] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId));
+  return row !== undefined;
+}
+
+const subjectCondition = (subject: SubscriptionSubject) =>
+  and(
+    eq(emailSubscriptions.tenantId, subject.customerId),
+    eq(emailSubscriptions.emailAddress, normaliseEmailAddress(subject.emailAddress)),
+  );
+
+/** The record of a tenant's address, created subscribed on first use; null for an unknown tenant. */
+export async function findOrCreateSubscription(
+  db: Database,
+  subject: SubscriptionSubject,
+  now: Date,
+): Promise<SubscriptionRow | null> {
+  if (!(await tenantExists(db, subject.customerId))) return null;
+  await db
+    .insert(emailSubscriptions)
+    .values({
+      tenantId: subject.customerId,
+      emailAddress: normaliseEmailAddress(subject.emailAddress),
+      unsubscribed: false,
+      changedAt: now,
+    })
+    .onConflictDoNothing();
+  const [row] = await db.select().from(emailSubscriptions).where(subjectCondition(subject));
+  return row ?? null;
+}
+
+/** Sets `unsubscribed`; null for an unknown tenant. `changed` says whether the value moved. */
+export async function setSubscription(
+  db: Database,
+  subject: SubscriptionSubject,
+  unsubscribed: boolean,
+  now: Date,
+): Promise<{ row: SubscriptionRow; changed: boolean } | null> {
+  return db.transaction(async (tx) => {
+    if (!(await tenantExists(tx, subject.customerId))) return null;
+    const [created] = await tx
+      .insert(emailSubscriptions)
+      .values({
+        tenantId: subject.customerId,
+        emailAddress: normaliseEmailAddress(subject.emailAddress),
+        unsubscribed,
+        changedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (created !== undefined) return { row: created, changed: true };
+    const [current] = await tx
+      .select()
+      .from(emailSubscriptions)
+      .where(subjectCondition(subject))
+      .for('update');
+    if (current === undefined) return null;
+    if (current.unsubscribed === unsubscribed) return { row: current, changed: false };
+    const [updated] = await tx
+      .update(emailSubscriptions)
+      .set({ unsubscribed, changedAt: now })
+      .where(eq(emailSubscriptions.id, current.id))
+      .returning();
+    return updated === undefined ? null : { row: updated, changed: true };
+  });
+}
+
+export interface SubscriptionLinks {
+  /** The token of the address's subscription links. */
+  tokenFor(subject: SubscriptionSubject): string;
+  /** The email preferences page, for the visible opt-out link of every mail (12 CFR 1006.6(e)). */
+  subscriptionUrlFor(tenant: { subdomain: string }, subject: SubscriptionSubject): string;
+  /** The RFC 8058 one-click address for the `List-Unsubscribe` header. */
+  oneClickUrlFor(tenant: { subdomain: string }, subject: SubscriptionSubject): string;
+  /** Both, in the shape the mail service puts into every mail. */
+  unsubscribeLinksFor(tenant: { subdomain: string }, subject: SubscriptionSubject): UnsubscribeLinks;
+}
+
+export const oneClickUnsubscribePath = '/api/v1/communication/email/unsubscribe';
+
+/** `key` is the subscription-token key (`subscriptionTokenKey(KBA_PEPPER)`, the context's `subscriptionKey`). */
+export function createSubscriptionLinks(config: Config, key: Buffer): SubscriptionLinks {
+  const tokenFor = (subject: SubscriptionSubject) => createSubscriptionToken(key, subject);
+  const subscriptionUrlFor = (tenant: { subdomain: string }, subject: SubscriptionSubject) =>
+    `${publicOrigin(config, tenant.subdomain)}/unsubscribe?token=${encodeURIComponent(tokenFor(subject))}`;
+  const oneClickUrlFor = (tenant: { subdomain: string }, subject: SubscriptionSubject) =>
+    `${publicOrigin(config, tenant.subdomain)}${oneClickUnsubscribePath}?token=${encodeURIComponent(tokenFor(subject))}`;
+  return {
+    tokenFor,
+    subscriptionUrlFor,
+    oneClickUrlFor,
+    unsubscribeLinksFor: (tenant, subject) => ({
+      pageUrl: subscriptionUrlFor(tenant, subject),
+      oneClickUrl: oneClickUrlFor(tenant, subject),
+    }),
+  };
+}

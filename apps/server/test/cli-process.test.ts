@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/index.ts';
+import { createTestDatabase, databaseLabel, type TestDatabase, testDatabaseUrl } from './helpers/server.ts';
+
+const serverRoot = path.resolve(import.meta.dirname, '..');
+
+/** `tsx src/main.ts ...` as an operator runs it (npm run cli -- ...), in a process of its own. */
+async function runMain(env: Record<string, string>, ...args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: serverRoot,
+    env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+describe(`the operator CLI as a process (${databaseLabel})`, () => {
+  let database: TestDatabase;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    env = { DATA_DIR: database.dataDir, KBA_PEPPER: database.kbaPepper };
+    if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it('creates and lists a tenant through main.ts, with exit codes 0, 1 and 2', async () => {
+    const created = await runMain(
+      env,
+      'tenant',
+      'create',
+      '--subdomain',
+      'proc-tenant',
+      '--name',
+      'Process Tenant',
+    );
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    expect(created.stdout).toContain('Created tenant proc-tenant');
+
+    const listed = await runMain(env, 'tenant', 'list', '--format', 'json');
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ subdomain: 'proc-tenant' })]);
+
+    const reserved = await runMain(env, 'tenant', 'create', '--subdomain', 'www', '--name', 'Nope');
+    expect(reserved).toMatchObject({ code: 1, stderr: expect.stringMatching(/^ReservedValue: /) });
+
+    const mistyped = await runMain(env, 'tenant', 'create', '--subdomain');
+    expect(mistyped.code).toBe(2);
+    expect(mistyped.stderr).toContain('npm run cli -- tenant create');
+  }, 60_000);
+
+  it.skipIf(testDatabaseUrl !== undefined)(
+    'stops with a clear message while a server holds the PGlite data directory',
+    async () => {
+      const held = await openDatabase({ dataDir: database.dataDir, databaseUrl: undefined });
+      try {
+        const run = await runMain(env, 'tenant', 'list');
+        expect(run.code).toBe(1);
+        expect(run.stderr).toContain(`The data directory ${database.dataDir} is in use by another process`);
+      } finally {
+        await held.close();
+      }
+    },
+    60_000,
+  );
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+describe('configuration from the environment', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      bindAddress: '127.0.0.1',
+      publicDomain: 'localhost',
+      publicScheme: 'http',
+      publicPort: '8080',
+      databaseUrl: undefined,
+      rateLimitFailures: 30,
+      adminDomainMarkers: ['admin'],
+      dashDomainMarkers: ['dash'],
+      accessTokenMinutes: 15,
+      refreshTokenMinutes: 60,
+      trustProxy: false,
+    });
+  });
+
+  it.each([
+    [{ PORT: '3000' }, '3000'],
+    [{ PORT: '3000', PUBLIC_PORT: '443', PUBLIC_SCHEME: 'https' }, ''],
+    [{ PORT: '80' }, ''],
+    [{ PUBLIC_PORT: '' }, ''],
+    [{ PUBLIC_PORT: '8443' }, '8443'],
+  ])('builds URLs with the public port from %o', (env, publicPort) => {
+    expect(loadConfig(env).publicPort).toBe(publicPort);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['PUBLIC_SCHEME', 'ftp'],
+    ['PUBLIC_PORT', 'x'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['REDIS_URL', 'localhost:6379'],
+    ['SMTP_URL', 'mail.example.com'],
+    ['RATE_LIMIT_FAILURES', '0'],
+    ['ACCESS_TOKEN_MINUTES', '-5'],
+    ['REFRESH_TOKEN_MINUTES', '1.5'],
+    ['KBA_PEPPER', 'short'],
+    ['AUTH_SIGNING_KEY', 'not a key'],
+    ['ADMIN_DOMAIN_MARKERS', ' , '],
+  ])('stops on a bad %s naming the variable', (variable, value) => {
+    let thrown: unknown;
+    try {
+      loadConfig({ [variable]: value });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).variable).toBe(variable);
+    expect((thrown as ConfigError).message).toContain(variable);
+  });
+
+  it('reads marker lists and trusted proxies', () => {
+    const config = loadConfig({ ADMIN_DOMAIN_MARKERS: 'Admin, ops', TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' });
+    expect(config.adminDomainMarkers).toEqual(['admin', 'ops']);
+    expect(config.trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+  });
+});

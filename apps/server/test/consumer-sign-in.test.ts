@@ -1,0 +1,414 @@
+import { type AuthTokenResult, authTokenResultSchema, decodeJwtPayload } from '@entry/domain';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mfaCodes } from '../src/db/schema.ts';
+import { consumerRoleId } from '../src/routes/consumer-sign-in.ts';
+import {
+  auditEvents,
+  type ConsumerFixture,
+  createConsumer,
+  createTenant,
+  createToken,
+  tokenRow,
+} from './consumer-fixtures.ts';
+import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
+
+const identityTokenPath = '/api/auth/v1/consumer/sign-in/identity-token';
+const lookupPath = '/api/auth/v1/consumer/sign-in/lookup';
+const mfaPath = (code: string) => `/api/auth/v1/consumer/sign-in/mfa?mfaCode=${code}`;
+const resendPath = '/api/auth/v1/consumer/sign-in/mfa/resend';
+
+describe(`consumer sign-in (${databaseLabel})`, () => {
+  let server: TestServer;
+  let tenant: { customerId: number; subdomain: string };
+  beforeAll(async () => {
+    server = await startTestServer({ env: { RATE_LIMIT_FAILURES: '1000' } });
+    tenant = { customerId: server.demo.tenant.customerId, subdomain: server.demo.tenant.subdomain };
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const lookup = (body: Record<string, unknown>) =>
+    call<{ authToken: AuthTokenResult }>(server.baseUrl, 'POST', lookupPath, {
+      body: { ...tenant, ...body },
+    });
+
+  /** The code of the last mail to `to`; mail leaves the outbox asynchronously. */
+  async function lastCodeFor(to: string): Promise<string> {
+    await server.ctx.mail.idle();
+    const mail = server.mailer.sent.filter((sent) => sent.to === to).at(-1);
+    const code = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1];
+    if (code === undefined) throw new Error(`no code mailed to ${to}`);
+    return code;
+  }
+
+  async function pendingSession(consumer: ConsumerFixture): Promise<AuthTokenResult> {
+    const token = await createToken(server, consumer, 'Last4Ssn');
+    const response = await lookup({ token: token.guid, last4Ssn: consumer.answers.last4Ssn });
+    expect(response.status).toBe(200);
+    return response.body.authToken;
+  }
+
+  describe('with a Direct identity token', () => {
+    it('signs in with a full consumer session, sets the refresh cookie and lastUsedAt', async () => {
+      const consumer = await createConsumer(server);
+      const token = await createToken(server, consumer, 'Direct');
+      const response = await call<AuthTokenResult>(server.baseUrl, 'POST', identityTokenPath, {
+        body: { token: token.guid, ...tenant },
+      });
+      expect(response.status).toBe(200);
+      const result = authTokenResultSchema.parse(response.body);
+      expect(result).toMatchObject({ accessType: 'Consumer', hasRestrictedAccess: false });
+      expect(decodeJwtPayload(result.accessToken)).toMatchObject({
+        user: { context: { roleId: consumerRoleId } },
+      });
+      const cookie = response.headers.get('set-cookie') ?? '';
+      expect(cookie).toMatch(/HttpOnly/i);
+      expect(cookie).toMatch(/SameSite=Strict/i);
+      expect(cookie).toMatch(/Path=\/api\/auth\/v1\/consumer/);
+      expect((await tokenRow(server, token.guid)).lastUsedAt).toEqual(server.clock.now());
+      const audited = (await auditEvents(server, 'consumer.sign-in.identity-token')).filter(
+        (row) => row.detail.identityToken === token.guid,
+      );
+      expect(audited).toMatchObject([{ outcome: 'success', actor: `consumer:${consumer.id}` }]);
+    });
+
+    it('answers 404 TokenExpired for an expired token', async () => {
+      const response = await call(server.baseUrl, 'POST', identityTokenPath, {
+        body: { token: server.demo.identityTokens.expired, ...tenant },
+      });
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ errorCode: 'TokenExpired' });
+    });
+
+    it('refuses a token that needs verification with 400 InvalidValue naming the token', async () => {
+      const response = await call(server.baseUrl, 'POST', identityTokenPath, {
+        body: { token: server.demo.identityTokens.last4Ssn, ...tenant },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ errorCode: 'InvalidValue', errors: [{ field: 'token' }] });
+    });
+
+    it.each([
+      ['an unknown token', () => ({ token: '0f8fad5b-d9cb-469f-a165-70867728950e', ...tenant })],
+      [
+        'an unknown customer id',
+        () => ({ token: server.demo.identityTokens.direct, customerId: 999_999, subdomain: 'sender' }),
+      ],
+      [
+        'a subdomain that is not the customer id',
+        () => ({
+          token: server.demo.identityTokens.direct,
+          customerId: tenant.customerId,
+          subdomain: 'other',
+        }),
+      ],
+    ])('answers 404 ItemNotFound for %s', async (_label, body) => {
+      const response = await call(server.baseUrl, 'POST', identityTokenPath, { body: body() });
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ errorCode: 'ItemNotFound' });
+    });
+
+    it("answers 404 for another tenant's token", async () => {
+      const other = await createTenant(server);
+      const consumer = await createConsumer(server, { tenantId: other.id });
+      const token = await createToken(server, consumer, 'Direct');
+      const response = await call(server.baseUrl, 'POST', identityTokenPath, {
+        body: { token: token.guid, ...tenant },
+      });
+      expect(response.status).toBe(404);
+    });
+
+    it.each([
+      ['no body', undefined],
+      ['a missing token', { customerId: 1001, subdomain: 'sender' }],
+      ['a customer id as text', { token: 'x', customerId: '1001', subdomain: 'sender' }],
+      ['an unknown field', { token: 'x', customerId: 1001, subdomain: 'sender', extra: true }],
+    ])('answers 400 InvalidValue for %s', async (_label, body) => {
+      const response = await call(
+        server.baseUrl,
+        'POST',
+        identityTokenPath,
+        body === undefined ? {} : { body },
+      );
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ errorCode: 'InvalidValue', errors: [expect.any(Object)] });
+    });
+  });
+
+  describe('lookup (knowledge-based verification)', () => {
+    it.each([
+      ['Last4Ssn', ['last4Ssn']],
+      ['PostalCode', ['postalCode']],
+      ['DateOfBirth', ['dateOfBirth']],
+      ['None', ['last4Ssn', 'postalCode', 'dateOfBirth']],
+    ] as const)('a %s token asks for %j and mails a code for the MFA step', async (signInType, fields) => {
+      const consumer = await createConsumer(server);
+      const token = await createToken(server, consumer, signInType);
+      const answers = Object.fromEntries(fields.map((field) => [field, consumer.answers[field]]));
+      const response = await lookup({ token: token.shortId ?? token.guid, ...answers });
+      expect(response.status).toBe(200);
+      expect(response.body.authToken).toMatchObject({ accessType: 'MfaPending', hasRestrictedAccess: true });
+      expect(decodeJwtPayload(response.body.authToken.accessToken)).toMatchObject({
+        user: { context: { roleId: null } },
+      });
+      expect(await lastCodeFor(consumer.email ?? '')).toMatch(/^\d{6}$/);
+      expect((await tokenRow(server, token.guid)).lastUsedAt).toEqual(server.clock.now());
+    });
+
+    it.each([
+      ['Last4Ssn', { postalCode: '90210' }, ['last4Ssn']],
+      ['None', { last4Ssn: '1234' }, ['postalCode', 'dateOfBirth']],
+    ] as const)(
+      'a %s token without its fields answers 400 naming them',
+      async (signInType, answers, fields) => {
+        const consumer = await createConsumer(server);
+        const token = await createToken(server, consumer, signInType);
+        const response = await lookup({ token: token.guid, ...answers });
+        expect(response.status).toBe(400);
+        expect(response.body).toMatchObject({
+          errorCode: 'InvalidValue',
+          errors: fields.map((field) => ({ field })),
+        });
+      },
+    );
+
+    it('answers 409 InvalidSignIn for a wrong answer and audits the failure', async () => {
+      const consumer = await createConsumer(server);
+      const token = await createToken(server, consumer, 'DateOfBirth');
+      const response = await lookup({ token: token.guid, dateOfBirth: '1901-01-01' });
+      expect(response.status).toBe(409);
+      expect(response.body).toMatchObject({ errorCode: 'InvalidSignIn', errors: [] });
+      const failures = (await auditEvents(server, 'consumer.sign-in.lookup')).filter(
+        (row) => row.detail.identityToken === token.guid,
+      );
+      expect(failures).toMatchObject([{ outcome: 'failure', actor: `consumer:${consumer.id}` }]);
+    });
+
+    it('answers 404 TokenExpired for an expired token and 404 ItemNotFound for an unknown one', async () => {
+      const consumer = await createConsumer(server);
+      const token = await createToken(server, consumer, 'PostalCode', { validForMs: 1000 });
+      server.clock.advance(1000);
+      const expired = await lookup({ token: token.guid, postalCode: consumer.answers.postalCode });
+      expect(expired.status).toBe(404);
+      expect(expired.body).toMatchObject({ errorCode: 'TokenExpired' });
+      const unknown = await lookup({ token: '0000000000', postalCode: consumer.answers.postalCode });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toMatchObject({ errorCode: 'ItemNotFound' });
+    });
+
+    it('answers 404 ItemNotFound for an unknown tenant', async () => {
+      const response = await call(server.baseUrl, 'POST', lookupPath, {
+        body: {
+          customerId: 999_999,
+          subdomain: 'nobody',
+          last4Ssn: '1234',
+          postalCode: '90210',
+          dateOfBirth: '1980-04-15',
+        },
+      });
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ errorCode: 'ItemNotFound' });
+    });
+
+    describe('without a token', () => {
+      it('signs in when all three values match exactly one consumer', async () => {
+        const consumer = await createConsumer(server);
+        const response = await lookup({ ...consumer.answers });
+        expect(response.status).toBe(200);
+        expect(response.body.authToken.accessType).toBe('MfaPending');
+        expect(await lastCodeFor(consumer.email ?? '')).toMatch(/^\d{6}$/);
+      });
+
+      it('answers 409 Ambiguous when several consumers match (the demo consumers share their values)', async () => {
+        const response = await lookup({ ...server.demo.verification });
+        expect(response.status).toBe(409);
+        expect(response.body).toMatchObject({ errorCode: 'Ambiguous' });
+      });
+
+      it('answers 409 InvalidSignIn when nobody matches', async () => {
+        const consumer = await createConsumer(server);
+        const response = await lookup({ ...consumer.answers, dateOfBirth: '1901-02-03' });
+        expect(response.status).toBe(409);
+        expect(response.body).toMatchObject({ errorCode: 'InvalidSignIn' });
+      });
+
+      it('answers 400 naming each missing value', async () => {
+        const response = await lookup({ last4Ssn: '1234' });
+        expect(response.status).toBe(400);
+        expect(response.body).toMatchObject({ errors: [{ field: 'postalCode' }, { field: 'dateOfBirth' }] });
+      });
+    });
+
+    it('gives a full session at once when the tenant does not require MFA', async () => {
+      const noMfa = await createTenant(server, { mfaRequired: false });
+      const consumer = await createConsumer(server, { tenantId: noMfa.id });
+      const token = await createToken(server, consumer, 'PostalCode');
+      const response = await call<{ authToken: AuthTokenResult }>(server.baseUrl, 'POST', lookupPath, {
+        body: {
+          customerId: noMfa.id,
+          subdomain: noMfa.subdomain,
+          token: token.guid,
+          postalCode: consumer.answers.postalCode,
+        },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body.authToken).toMatchObject({ accessType: 'Consumer', hasRestrictedAccess: false });
+    });
+
+    it('answers 409 InvalidState when MFA is required and no address is on file', async () => {
+      const consumer = await createConsumer(server, { email: null });
+      const token = await createToken(server, consumer, 'Last4Ssn');
+      const response = await lookup({ token: token.guid, last4Ssn: consumer.answers.last4Ssn });
+      expect(response.status).toBe(409);
+      expect(response.body).toMatchObject({ errorCode: 'InvalidState' });
+    });
+
+    it.each([
+      ['a malformed last4Ssn', { last4Ssn: '12a4' }],
+      ['an impossible date of birth', { dateOfBirth: '1980-02-30' }],
+      ['a customer id as text', { customerId: 'x' }],
+      ['an unknown field', { ssn: '123-45-6789' }],
+    ])('answers 400 InvalidValue for %s', async (_label, body) => {
+      const response = await lookup(body);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ errorCode: 'InvalidValue' });
+    });
+  });
+
+  describe('MFA step', () => {
+    it('exchanges the mailed code for a full session on the same session guid', async () => {
+      const consumer = await createConsumer(server);
+      const pending = await pendingSession(consumer);
+      const code = await lastCodeFor(consumer.email ?? '');
+      const response = await call<AuthTokenResult>(server.baseUrl, 'POST', mfaPath(code), {
+        token: pending.accessToken,
+      });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({
+        accessType: 'Consumer',
+        hasRestrictedAccess: false,
+        sessionGuid: pending.sessionGuid,
+      });
+      expect(decodeJwtPayload(response.body.accessToken)).toMatchObject({
+        user: { context: { roleId: consumerRoleId } },
+      });
+      const again = await call(server.baseUrl, 'POST', mfaPath(code), { token: pending.accessToken });
+      expect(again.status).toBe(409);
+      expect(again.body).toMatchObject({ errorCode: 'InvalidSignIn' });
+    });
+
+    it('answers 409 InvalidSignIn for a wrong code and voids the code after 5 tries', async () => {
+      const consumer = await createConsumer(server);
+      const pending = await pendingSession(consumer);
+      const code = await lastCodeFor(consumer.email ?? '');
+      const wrong = code === '000000' ? '111111' : '000000';
+      for (let i = 0; i < 5; i += 1) {
+        const response = await call(server.baseUrl, 'POST', mfaPath(wrong), { token: pending.accessToken });
+        expect(response.status).toBe(409);
+        expect(response.body).toMatchObject({ errorCode: 'InvalidSignIn' });
+      }
+      expect((await call(server.baseUrl, 'POST', mfaPath(code), { token: pending.accessToken })).status).toBe(
+        409,
+      );
+    });
+
+    it('counts at most 5 tries under 20 parallel wrong codes', async () => {
+      const consumer = await createConsumer(server);
+      const pending = await pendingSession(consumer);
+      const code = await lastCodeFor(consumer.email ?? '');
+      const wrong = code === '000000' ? '111111' : '000000';
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          call(server.baseUrl, 'POST', mfaPath(wrong), { token: pending.accessToken }),
+        ),
+      );
+      expect(answers.every((answer) => answer.status === 409)).toBe(true);
+      const rows = await server.ctx.db
+        .select()
+        .from(mfaCodes)
+        .where(eq(mfaCodes.sessionId, pending.sessionGuid));
+      expect(rows.map((row) => row.attempts)).toEqual([5]);
+    });
+
+    it('refuses a code older than 10 minutes', async () => {
+      const consumer = await createConsumer(server);
+      const pending = await pendingSession(consumer);
+      const code = await lastCodeFor(consumer.email ?? '');
+      server.clock.advanceMinutes(10);
+      expect((await call(server.baseUrl, 'POST', mfaPath(code), { token: pending.accessToken })).status).toBe(
+        409,
+      );
+    });
+
+    it('resends at most once a minute; the new code replaces the old one', async () => {
+      const consumer = await createConsumer(server);
+      const pending = await pendingSession(consumer);
+      const first = await lastCodeFor(consumer.email ?? '');
+
+      const tooSoon = await call(server.baseUrl, 'POST', resendPath, { token: pending.accessToken });
+      expect(tooSoon.status).toBe(429);
+      expect(tooSoon.body).toMatchObject({ errorCode: 'ToManyRequests' });
+      expect(tooSoon.headers.get('retry-after')).toBe('60');
+
+      const mailsTo = () => server.mailer.sent.filter((mail) => mail.to === consumer.email).length;
+      expect(mailsTo()).toBe(1);
+      server.clock.advance(60_000);
+      const resent = await call(server.baseUrl, 'POST', resendPath, { token: pending.accessToken });
+      expect(resent.status).toBe(204);
+      await server.ctx.mail.idle();
+      expect(mailsTo()).toBe(2);
+      const second = await lastCodeFor(consumer.email ?? '');
+      if (second !== first) {
+        expect(
+          (await call(server.baseUrl, 'POST', mfaPath(first), { token: pending.accessToken })).status,
+        ).toBe(409);
+      }
+      expect(
+        (await call(server.baseUrl, 'POST', mfaPath(second), { token: pending.accessToken })).status,
+      ).toBe(200);
+    });
+
+    it.each([
+      ['no bearer token', undefined, '123456', 401, 'NotAuthorized'],
+      ['a garbled bearer token', 'x.y.z', '123456', 401, 'NotAuthorized'],
+      ['a code that is not 6 digits', 'pending', '12345', 400, 'InvalidValue'],
+    ])('answers %s with %i %s', async (_label, bearer, code, status, errorCode) => {
+      const consumer = await createConsumer(server);
+      const pending = await pendingSession(consumer);
+      const token = bearer === 'pending' ? pending.accessToken : bearer;
+      const response = await call(
+        server.baseUrl,
+        'POST',
+        mfaPath(code),
+        token === undefined ? {} : { token },
+      );
+      expect(response.status).toBe(status);
+      expect(response.body).toMatchObject({ errorCode });
+    });
+
+    it('answers 409 InvalidState when a full session calls the MFA step', async () => {
+      const consumer = await createConsumer(server);
+      const direct = await createToken(server, consumer, 'Direct');
+      const full = await call<AuthTokenResult>(server.baseUrl, 'POST', identityTokenPath, {
+        body: { token: direct.guid, ...tenant },
+      });
+      const response = await call(server.baseUrl, 'POST', mfaPath('123456'), {
+        token: full.body.accessToken,
+      });
+      expect(response.status).toBe(409);
+      expect(response.body).toMatchObject({ errorCode: 'InvalidState' });
+    });
+
+    it('a restricted token never reveals payment data', async () => {
+      const consumer = await createConsumer(server);
+      const token = await createToken(server, consumer, 'Last4Ssn');
+      const pending = await lookup({ token: token.guid, last4Ssn: consumer.answers.last4Ssn });
+      const read = await call(server.baseUrl, 'GET', `/api/auth/v1/consumers/token/${token.guid}`, {
+        token: pending.body.authToken.accessToken,
+      });
+      expect(read.body).toMatchObject({ data: null });
+    });
+  });
+});

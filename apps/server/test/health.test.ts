@@ -1,0 +1,165 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { errorBodySchema } from '@entry/domain';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { type DatabaseHandle, openDatabase } from '../src/db/index.ts';
+import { ensureDemoData } from '../src/demo/seed.ts';
+import { createTestDatabase, databaseLabel, TestClock, type TestDatabase } from './helpers/server.ts';
+
+describe(`health, readiness and logs (${databaseLabel})`, () => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  let webDist: string;
+  const apps: FastifyInstance[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    webDist = path.join(database.dataDir, 'web-dist');
+    mkdirSync(webDist, { recursive: true });
+    writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Entry</title>');
+    handle = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await handle?.close().catch(() => undefined);
+    await database?.drop();
+  });
+
+  /** The real app in-process on the file's database; `logLines` holds the JSON it logged. */
+  async function startApp(env: Record<string, string> = {}) {
+    const config = loadConfig(
+      {
+        DATA_DIR: database.dataDir,
+        DATABASE_URL: database.databaseUrl,
+        AUTH_SIGNING_KEY: database.authSigningKey,
+        KBA_PEPPER: database.kbaPepper,
+        WEB_DIST_DIR: webDist,
+        LOG_LEVEL: 'info',
+        ...env,
+      },
+      new TestClock(),
+    );
+    const logLines: string[] = [];
+    const app = await buildApp(config, {
+      database: handle,
+      logStream: { write: (line) => logLines.push(line) },
+    });
+    apps.push(app);
+    return { app, logLines };
+  }
+
+  it('answers liveness and readiness while the database is current', async () => {
+    const { app } = await startApp();
+    const health = await app.inject({ method: 'GET', url: '/api/health' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok' });
+    const ready = await app.inject({ method: 'GET', url: '/api/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready' });
+    expect(ready.headers['cache-control']).toBe('no-store');
+  });
+
+  it('is not ready (503, error body naming the migration) while a migration is missing', async () => {
+    const { app } = await startApp();
+    await handle.db.execute(sql`DELETE FROM schema_migrations WHERE name = '0200_operations'`);
+    try {
+      const ready = await app.inject({ method: 'GET', url: '/api/ready' });
+      expect(ready.statusCode).toBe(503);
+      const body = errorBodySchema.parse(ready.json());
+      expect(body.errorCode).toBe('ServiceUnavailable');
+      expect(body.errors[0]).toEqual({
+        field: 'database',
+        message: expect.stringContaining('0200_operations'),
+      });
+      expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    } finally {
+      await handle.db.execute(sql`INSERT INTO schema_migrations (name) VALUES ('0200_operations')`);
+    }
+    expect((await app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
+  });
+
+  it('logs JSON lines with the request id and without tokens, codes, cookies or authorization', async () => {
+    const { app, logLines } = await startApp();
+    const { demo } = await ensureDemoData(handle.db, {
+      config: app.ctx.config,
+      kbaPepper: app.ctx.kbaPepper,
+    });
+    const secrets = [
+      'secret-bearer-value',
+      'secret-cookie-value',
+      'secret-session-value',
+      '654321',
+      demo.identityTokens.direct,
+    ];
+    const headers = {
+      authorization: 'Bearer secret-bearer-value',
+      cookie: 'entry-refresh=secret-cookie-value',
+      'session-guid': 'secret-session-value',
+    };
+    // A letter link as the browser opens it: the identity token is the first path segment.
+    const read = await app.inject({ method: 'GET', url: `/${demo.identityTokens.direct}/4/77`, headers });
+    expect(read.statusCode).toBe(200);
+    const mfa = await app.inject({
+      method: 'POST',
+      url: '/api/auth/v1/consumer/sign-in/mfa?mfaCode=654321',
+      headers,
+    });
+    expect(mfa.statusCode).toBe(401);
+
+    const logged = logLines.join('');
+    for (const secret of secrets) expect(logged).not.toContain(secret);
+    const entries = logLines.map(
+      (line) => JSON.parse(line) as { reqId?: string; msg?: string; req?: { url: string } },
+    );
+    for (const requestId of [read.headers['x-request-id'], mfa.headers['x-request-id']]) {
+      expect(requestId).toEqual(expect.any(String));
+      const forRequest = entries.filter((entry) => entry.reqId === requestId);
+      expect(forRequest.map((entry) => entry.msg)).toEqual(['incoming request', 'request completed']);
+    }
+    expect(entries.map((entry) => entry.req?.url).filter(Boolean)).toEqual([
+      '/[redacted]/4/77',
+      '/api/auth/v1/consumer/sign-in/mfa?mfaCode=[redacted]',
+    ]);
+  });
+
+  it('leaves the probes out of the request log, so load balancers do not flood it', async () => {
+    const { app, logLines } = await startApp();
+    await app.inject({ method: 'GET', url: '/api/health' });
+    await app.inject({ method: 'GET', url: '/api/ready' });
+    expect(logLines).toEqual([]);
+  });
+
+  it.each([
+    ['unset', {}, '127.0.0.1'],
+    ['the proxy address', { TRUST_PROXY: '127.0.0.1' }, '203.0.113.9'],
+  ])(
+    'takes the client address from X-Forwarded-For only when TRUST_PROXY names the proxy (%s)',
+    async (_case, env, clientAddress) => {
+      const { app, logLines } = await startApp(env);
+      await app.inject({
+        method: 'POST',
+        url: '/api/auth/v1/admin/sign-in',
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+      });
+      const entries = logLines.map((line) => JSON.parse(line) as { req?: { remoteAddress: string } });
+      expect(entries.map((entry) => entry.req?.remoteAddress).filter(Boolean)).toEqual([clientAddress]);
+    },
+  );
+
+  // Last: it closes the file's database.
+  it('is not ready (503) when the database does not answer, while liveness still answers', async () => {
+    const { app } = await startApp();
+    await handle.close();
+    const ready = await app.inject({ method: 'GET', url: '/api/ready' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toMatchObject({
+      errorCode: 'ServiceUnavailable',
+      errors: [{ field: 'database', message: 'The database does not answer.' }],
+    });
+    expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+  });
+});

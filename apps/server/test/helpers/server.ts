@@ -1,0 +1,209 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/app.ts';
+import { type Clock, type Config, loadConfig } from '../../src/config.ts';
+import type { AppContext } from '../../src/context.ts';
+import { openDatabase } from '../../src/db/index.ts';
+import { type DemoData, ensureDemoData } from '../../src/demo/seed.ts';
+import { generateSigningKeyPem } from '../../src/services/keys.ts';
+import type { Mailer, OutgoingMail } from '../../src/services/mail.ts';
+import type { FailureCountStore } from '../../src/services/rate-limit.ts';
+
+/** A clock the test moves: locks, lifetimes and the refresh grace pass without sleeping. */
+export class TestClock implements Clock {
+  #now: number;
+
+  constructor(start: Date = new Date('2030-01-15T12:00:00.000Z')) {
+    this.#now = start.getTime();
+  }
+
+  now(): Date {
+    return new Date(this.#now);
+  }
+
+  advance(ms: number): void {
+    this.#now += ms;
+  }
+
+  advanceMinutes(minutes: number): void {
+    this.advance(minutes * 60_000);
+  }
+}
+
+/** Keeps every mail in memory; tests that need the real SMTP path use `startSmtpServer`. */
+export class CapturingMailer implements Mailer {
+  readonly sent: OutgoingMail[] = [];
+
+  async send(mail: OutgoingMail): Promise<void> {
+    this.sent.push(mail);
+  }
+}
+
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;
+export const databaseLabel = testDatabaseUrl === undefined ? 'PGlite' : 'PostgreSQL';
+
+/** One database per test file (or per server group), dropped at the end; files run in parallel. */
+export interface TestDatabase {
+  /** DATABASE_URL for PostgreSQL; undefined on PGlite (DATA_DIR is used). */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  authSigningKey: string | undefined;
+  kbaPepper: string;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'entry-test-'));
+  const kbaPepper = `test-pepper-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+  if (testDatabaseUrl === undefined) {
+    return {
+      databaseUrl: undefined,
+      dataDir,
+      authSigningKey: undefined,
+      kbaPepper,
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: testDatabaseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(testDatabaseUrl);
+  url.pathname = `/${name}`;
+  return {
+    databaseUrl: url.toString(),
+    dataDir,
+    authSigningKey: generateSigningKeyPem(),
+    kbaPepper,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: testDatabaseUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  ctx: AppContext;
+  config: Config;
+  clock: TestClock;
+  /** e.g. `http://127.0.0.1:41234` */
+  baseUrl: string;
+  demo: DemoData;
+  /** The in-memory mailer, unless the test passed its own or set SMTP_URL. */
+  mailer: CapturingMailer;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Extra environment, e.g. `{ SMTP_URL: smtp.url }` or `{ RATE_LIMIT_FAILURES: '5' }`. */
+  env?: Record<string, string | undefined>;
+  clock?: TestClock;
+  mailer?: Mailer;
+  /** A second instance on the same database (PostgreSQL only: PGlite is single-process). */
+  sharedDatabase?: TestDatabase;
+  /** A web dist directory; by default a temporary one with a one-line index.html. */
+  webDistDir?: string;
+  /** The per-IP failure counts, e.g. a Redis store with a key prefix of the test's own. */
+  failureStore?: FailureCountStore;
+}
+
+function makeWebDist(dataDir: string): string {
+  const dist = path.join(dataDir, 'web-dist');
+  mkdirSync(path.join(dist, 'assets'), { recursive: true });
+  writeFileSync(
+    path.join(dist, 'index.html'),
+    '<!doctype html><html lang="en"><head><title>Entry</title></head><body><div id="root"></div></body></html>',
+  );
+  writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log("app");');
+  return dist;
+}
+
+/**
+ * Starts the real server on port 0 with a controllable clock and the demo data, and
+ * returns where it listens. Each call gets a database of its own unless `sharedDatabase` is given.
+ */
+export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
+  const ownsDatabase = options.sharedDatabase === undefined;
+  const database = options.sharedDatabase ?? (await createTestDatabase());
+  const clock = options.clock ?? new TestClock();
+  const config = loadConfig(
+    {
+      PORT: '8080',
+      DATA_DIR: database.dataDir,
+      DATABASE_URL: database.databaseUrl,
+      AUTH_SIGNING_KEY: database.authSigningKey,
+      KBA_PEPPER: database.kbaPepper,
+      LOG_LEVEL: 'silent',
+      WEB_DIST_DIR: options.webDistDir ?? makeWebDist(database.dataDir),
+      ...options.env,
+    },
+    clock,
+  );
+  const capturing = new CapturingMailer();
+  const handle = await openDatabase(config);
+  const app = await buildApp(config, {
+    database: handle,
+    ...(config.smtpUrl === undefined ? { mailer: options.mailer ?? capturing } : {}),
+    ...(options.failureStore === undefined ? {} : { failureStore: options.failureStore }),
+    logger: false,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('server has no port');
+  const { demo } = await ensureDemoData(handle.db, { config, kbaPepper: app.ctx.kbaPepper });
+  return {
+    app,
+    ctx: app.ctx,
+    config,
+    clock,
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    demo,
+    mailer: capturing,
+    database,
+    async close() {
+      await app.close();
+      await handle.close();
+      if (ownsDatabase) await database.drop();
+    },
+  };
+}
+
+export interface JsonResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** One HTTP call with a JSON body (or none) and the parsed JSON answer. */
+export async function call<T = Record<string, unknown>>(
+  baseUrl: string,
+  method: string,
+  urlPath: string,
+  options: { body?: unknown; token?: string; headers?: Record<string, string>; rawBody?: string } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  const response = await fetch(`${baseUrl}${urlPath}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T };
+}

@@ -1,0 +1,130 @@
+import { appConfigSchema } from '@entry/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
+
+describe(`HTTP basics: documents, errors, headers, the web app (${databaseLabel})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('serves the OpenAPI document generated from the schemas, with every call of ours', async () => {
+    const response = await call<{ openapi: string; paths: Record<string, unknown> }>(
+      server.baseUrl,
+      'GET',
+      '/api/docs/openapi.json',
+    );
+    expect(response.status).toBe(200);
+    expect(response.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(response.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/auth/v1/access/{subdomain}',
+        '/api/auth/v1/access/customer/{customerId}',
+        '/api/auth/v1/admin/sign-in',
+        '/api/auth/v1/admin/refresh',
+        '/api/auth/v1/admin/sign-out',
+        '/api/auth/v1/admin/password/reset',
+        '/api/auth/v1/admin/password/change',
+        '/api/auth/v1/customer/sign-in',
+        '/api/auth/v1/customer/sign-in/token',
+        '/api/auth/v1/consumer/refresh',
+        '/api/auth/v1/consumer/sign-out',
+        '/api/auth/v1/launch/customer/{customerId}',
+        '/api/auth/v1/launch/dashbilling/{customerId}',
+      ]),
+    );
+  });
+
+  it.each([
+    ['malformed JSON', '{"username": "a",', 'application/json'],
+    ['JSON of the wrong shape', '[1,2,3]', 'application/json'],
+    ['a body in a type the call does not take', 'username=a', 'text/plain'],
+    [
+      'an oversized body',
+      JSON.stringify({ username: 'a', password: 'x'.repeat(100_000) }),
+      'application/json',
+    ],
+  ])('answers %s with 400 InvalidValue, never 5xx', async (_label, rawBody, contentType) => {
+    const response = await call(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', {
+      rawBody,
+      headers: { 'content-type': contentType },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ errorCode: 'InvalidValue', errors: expect.any(Array) });
+    expect(JSON.stringify(response.body)).not.toMatch(/at .+\.ts:\d+/);
+  });
+
+  it('answers an unknown API path with 404 ItemNotFound', async () => {
+    for (const method of ['GET', 'POST']) {
+      const response = await call(server.baseUrl, method, '/api/auth/v1/no-such-call');
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ errorCode: 'ItemNotFound', errors: [] });
+    }
+  });
+
+  it('sends the security headers on every answer, no HSTS under http, no x-powered-by', async () => {
+    for (const urlPath of ['/', '/api/auth/v1/access/sender', '/api/nothing']) {
+      const response = await fetch(`${server.baseUrl}${urlPath}`);
+      expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(response.headers.get('strict-transport-security')).toBeNull();
+      expect(response.headers.get('x-powered-by')).toBeNull();
+    }
+  });
+
+  it('serves index.html with the public configuration for every app path, on any host', async () => {
+    for (const urlPath of [
+      '/',
+      '/a/sign-in',
+      '/c/account-summary/7',
+      `/${server.demo.identityTokens.direct}/0`,
+    ]) {
+      const response = await fetch(`${server.baseUrl}${urlPath}`, {
+        headers: { host: 'sender.localhost:8080' },
+      });
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      const json = /<script type="application\/json" id="app-config">(.+?)<\/script>/.exec(html)?.[1];
+      expect(appConfigSchema.parse(JSON.parse(json ?? 'null'))).toEqual({
+        domain: 'localhost',
+        scheme: 'http',
+        port: '8080',
+        adminDomainMarkers: ['admin'],
+        dashDomainMarkers: ['dash'],
+      });
+    }
+  });
+
+  it('serves the built assets as files, and index.html only with the configuration in it', async () => {
+    const asset = await fetch(`${server.baseUrl}/assets/app.js`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    const raw = await fetch(`${server.baseUrl}/index.html`);
+    expect(await raw.text()).toContain('id="app-config"');
+  });
+});
+
+describe('HTTPS deployments', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { PUBLIC_SCHEME: 'https', PUBLIC_PORT: '' } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('sends HSTS and marks the refresh cookie Secure', async () => {
+    const response = await call(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', {
+      body: { username: server.demo.admin.username, password: server.demo.admin.password },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('strict-transport-security')).toContain('max-age=');
+    expect(response.headers.getSetCookie().join()).toContain('Secure');
+    const access = await call(server.baseUrl, 'GET', '/api/auth/v1/access/sender');
+    expect(access.body).toMatchObject({ target: 'https://sender.localhost/c/' });
+  });
+});

@@ -1,0 +1,69 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, mailOutbox } from '../src/db/schema.ts';
+import type { Mailer, OutgoingMail } from '../src/services/mail.ts';
+import { databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
+
+/** Fails while `down` is set, like an SMTP relay that is unreachable for a while. */
+class FlakyMailer implements Mailer {
+  down = true;
+  readonly sent: OutgoingMail[] = [];
+
+  async send(mail: OutgoingMail): Promise<void> {
+    if (this.down) throw new Error('connect ECONNREFUSED');
+    this.sent.push(mail);
+  }
+}
+
+describe(`mail outbox and audit log (${databaseLabel})`, () => {
+  let server: TestServer;
+  const mailer = new FlakyMailer();
+  beforeAll(async () => {
+    server = await startTestServer({ mailer });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const unsubscribe = {
+    pageUrl: 'http://sender.localhost:8080/unsubscribe?token=t',
+    oneClickUrl: 'http://sender.localhost:8080/api/v1/communication/email/unsubscribe?token=t',
+  };
+
+  it('keeps a mail whose sending failed and sends it on a later attempt, with backoff', async () => {
+    const id = await server.ctx.mail.enqueueMail({
+      tenantId: 1001,
+      to: 'someone@example.com',
+      subject: 'Your code',
+      text: 'Hello',
+      unsubscribe,
+    });
+    await server.ctx.mail.idle();
+    const [failed] = await server.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+    expect(failed).toMatchObject({ sentAt: null, attempts: 1, lastError: 'connect ECONNREFUSED' });
+    expect(failed?.nextAttemptAt.getTime()).toBeGreaterThan(server.clock.now().getTime());
+
+    mailer.down = false;
+    expect(await server.ctx.mail.deliverPending()).toBe(0);
+    server.clock.advanceMinutes(1);
+    expect(await server.ctx.mail.deliverPending()).toBe(1);
+    const [sent] = await server.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+    expect(sent?.sentAt).not.toBeNull();
+    expect(mailer.sent[0]).toMatchObject({
+      to: 'someone@example.com',
+      headers: {
+        'List-Unsubscribe': `<${unsubscribe.oneClickUrl}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
+    });
+    expect(mailer.sent[0]?.text).toContain(unsubscribe.pageUrl);
+  });
+
+  it('refuses to change or remove audit rows', async () => {
+    await server.ctx.audit.record({ event: 'test.append-only', outcome: 'success' });
+    await expect(server.ctx.db.execute(sql`UPDATE audit_log SET outcome = 'failure'`)).rejects.toThrow();
+    await expect(server.ctx.db.delete(auditLog)).rejects.toThrow();
+    const rows = await server.ctx.db.select().from(auditLog).where(eq(auditLog.event, 'test.append-only'));
+    expect(rows).toHaveLength(1);
+  });
+});

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import type { AuthTokenResult, ConsumerIdentityToken } from '@entry/domain';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RedisFailureCountStore } from '../src/services/rate-limit.ts';
+import { createConsumer, createToken, paymentData } from './consumer-fixtures.ts';
+import {
+  call,
+  createTestDatabase,
+  startTestServer,
+  TestClock,
+  type TestDatabase,
+  type TestServer,
+  testDatabaseUrl,
+} from './helpers/server.ts';
+
+/**
+ * Two server instances on one PostgreSQL database and one Redis, as when the product is scaled
+ * out: sessions, verification locks and per-IP limits hold across both.
+ */
+
+const redisUrl = process.env.TEST_REDIS_URL || process.env.REDIS_URL || undefined;
+const defaultFailureLimit = 30;
+
+if (testDatabaseUrl === undefined) {
+  console.info(
+    'multi-instance tests skipped: they need PostgreSQL (set TEST_DATABASE_URL); PGlite is single-process.',
+  );
+} else if (redisUrl === undefined) {
+  console.info('multi-instance tests skipped: they need Redis for the shared limits (set TEST_REDIS_URL).');
+}
+
+describe.skipIf(testDatabaseUrl === undefined || redisUrl === undefined)(
+  'two instances on one PostgreSQL and Redis',
+  () => {
+    let database: TestDatabase;
+    let redis: Redis;
+    let first: TestServer;
+    let second: TestServer;
+    const clock = new TestClock();
+
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      redis = new Redis(redisUrl ?? '', { maxRetriesPerRequest: 2 });
+      // A prefix of this run's own, so parallel runs and other tests never share counters.
+      const prefix = `entry-test:${randomUUID()}:`;
+      first = await startTestServer({
+        sharedDatabase: database,
+        clock,
+        failureStore: new RedisFailureCountStore(redis, prefix),
+      });
+      second = await startTestServer({
+        sharedDatabase: database,
+        clock,
+        failureStore: new RedisFailureCountStore(redis, prefix),
+      });
+    });
+    afterAll(async () => {
+      await second?.close();
+      await first?.close();
+      await database?.drop();
+      await redis?.quit();
+    });
+    beforeEach(() => {
+      // Both counting windows lie behind the clock afterwards, so each test starts from zero.
+      clock.advanceMinutes(20);
+    });
+
+    const tenant = { customerId: 1001, subdomain: 'sender' };
+
+    it('a session made on one instance refreshes on the other, and sign-out on one holds on both', async () => {
+      const consumer = await createConsumer(first);
+      const direct = await createToken(first, consumer, 'Direct');
+      const signedIn = await call<AuthTokenResult>(
+        first.baseUrl,
+        'POST',
+        '/api/auth/v1/consumer/sign-in/identity-token',
+        {
+          body: { ...tenant, token: direct.guid },
+        },
+      );
+      expect(signedIn.status).toBe(200);
+
+      const asOwnerOnSecond = await call<ConsumerIdentityToken>(
+        second.baseUrl,
+        'GET',
+        `/api/auth/v1/consumers/token/${direct.guid}`,
+        { token: signedIn.body.accessToken },
+      );
+      expect(asOwnerOnSecond.body.data).toEqual(paymentData);
+
+      const refreshed = await call<AuthTokenResult>(second.baseUrl, 'POST', '/api/auth/v1/consumer/refresh', {
+        body: { refreshToken: signedIn.body.refreshToken },
+      });
+      expect(refreshed.status).toBe(200);
+      expect(refreshed.body.sessionGuid).toBe(signedIn.body.sessionGuid);
+
+      const signedOut = await call(first.baseUrl, 'POST', '/api/auth/v1/consumer/sign-out', {
+        token: refreshed.body.accessToken,
+      });
+      expect(signedOut.status).toBe(204);
+      const afterSignOut = await call(second.baseUrl, 'POST', '/api/auth/v1/consumer/refresh', {
+        body: { refreshToken: refreshed.body.refreshToken },
+      });
+      expect(afterSignOut.status).toBe(401);
+    });
+
+    it('a verification lock holds across both under 20 parallel wrong answers', async () => {
+      const consumer = await createConsumer(first);
+      const token = await createToken(first, consumer, 'Last4Ssn');
+      const wrong = consumer.answers.last4Ssn === '0000' ? '1111' : '0000';
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          call(
+            index % 2 === 0 ? first.baseUrl : second.baseUrl,
+            'POST',
+            '/api/auth/v1/consumer/sign-in/lookup',
+            {
+              body: { ...tenant, token: token.guid, last4Ssn: wrong },
+            },
+          ),
+        ),
+      );
+      expect(answers.filter((answer) => answer.status === 409)).toHaveLength(5);
+      expect(answers.filter((answer) => answer.status === 403)).toHaveLength(15);
+
+      for (const server of [first, second]) {
+        const right = await call(server.baseUrl, 'POST', '/api/auth/v1/consumer/sign-in/lookup', {
+          body: { ...tenant, token: token.guid, last4Ssn: consumer.answers.last4Ssn },
+        });
+        expect(right.status).toBe(403);
+        expect(right.body).toMatchObject({ errorCode: 'UserLocked' });
+      }
+    });
+
+    it('the per-IP failure limit counts failures on both instances together', async () => {
+      const unknownGuid = '0f8fad5b-d9cb-469f-a165-70867728950e';
+      for (let i = 0; i < defaultFailureLimit; i += 1) {
+        const server = i % 2 === 0 ? first : second;
+        expect(
+          (await call(server.baseUrl, 'GET', `/api/auth/v1/consumers/token/${unknownGuid}`)).status,
+        ).toBe(404);
+      }
+      for (const server of [first, second]) {
+        const refused = await call(server.baseUrl, 'POST', '/api/auth/v1/consumer/sign-in/lookup', {
+          body: { ...tenant, last4Ssn: '0000', postalCode: '00000', dateOfBirth: '1900-01-01' },
+        });
+        expect(refused.status).toBe(429);
+        expect(refused.body).toMatchObject({ errorCode: 'ToManyRequests' });
+      }
+    });
+  },
+);

@@ -1,0 +1,60 @@
+import { Suspense, useEffect } from 'react';
+import { Navigate, Outlet, Route, Routes } from 'react-router';
+import { AuthLayout } from '../components/auth-layout/auth-layout.tsx';
+import { LoadingState } from '../components/loading-state.tsx';
+import { paths } from '../config/paths.ts';
+import { consumerPortalRoutes } from '../features/consumer-portal/consumer-portal-routes.tsx';
+import { appUpdate } from '../lib/app-update.ts';
+import {
+  DomainPickerPage,
+  EmailPreferencesPage,
+  LinkLandingPage,
+  StaffPortalRoutes,
+} from './routes/lazy-pages.ts';
+
+function LayoutWithSuspense() {
+  return (
+    <AuthLayout>
+      <Suspense fallback={<LoadingState label="Loading…" />}>
+        <Outlet />
+      </Suspense>
+    </AuthLayout>
+  );
+}
+
+/**
+ * Every page but the link landing looks for new versions. The link landing leaves within a
+ * moment and spends no request beyond its sign-in calls (DESIGN.md section 8).
+ */
+function WithUpdateChecks() {
+  useEffect(() => appUpdate.start(), []);
+  return <Outlet />;
+}
+
+/**
+ * The entry routes of spec section 2. The portal areas `/a`, `/d` and `/c` start with a static
+ * segment and are declared so they outrank the link routes (`:token/:target/:targetId` and
+ * shorter) for every path of up to three segments, so a link never swallows a portal page.
+ */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<LayoutWithSuspense />}>
+        <Route element={<WithUpdateChecks />}>
+          <Route index element={<DomainPickerPage />} />
+          <Route path={paths.emailPreferences.pattern} element={<EmailPreferencesPage />} />
+          <Route path={paths.adminPortal.pattern} element={<StaffPortalRoutes scope="admin" />} />
+          <Route path={paths.customerPortal.pattern} element={<StaffPortalRoutes scope="customer" />} />
+          {/* No staff page has three segments; these outrank the link route, which would take `a` for a token. */}
+          <Route path="/a/:section/:rest/*" element={<Navigate to={paths.adminPortal.href()} replace />} />
+          <Route path="/d/:section/:rest/*" element={<Navigate to={paths.customerPortal.href()} replace />} />
+          {consumerPortalRoutes()}
+        </Route>
+        {paths.linkLanding.patterns.map((pattern) => (
+          <Route key={pattern} path={pattern} element={<LinkLandingPage />} />
+        ))}
+      </Route>
+      <Route path="*" element={<Navigate to={paths.domainPicker.href()} replace />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,119 @@
+import { pageTexts } from '@entry/domain';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { paths } from '../../config/paths.ts';
+import { Logo } from '../logo/logo.tsx';
+import { HelpContent } from './help-content.tsx';
+import { useHelpPanel } from './use-help-panel.ts';
+import './auth-layout.css';
+
+/**
+ * The frame of every entry and sign-in page: a header with the logo and the help button, the page
+ * in the main area, and the help panel on the right (an overlay on narrow screens, docked on wide ones).
+ */
+export function AuthLayout({ children }: { children: ReactNode }) {
+  const panel = useHelpPanel();
+  const panelId = useId();
+  const titleId = useId();
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const isModal = panel.isOverlay && panel.isOpen;
+  const wasModal = useRef(false);
+
+  useEffect(() => {
+    if (isModal) closeRef.current?.focus();
+    else if (wasModal.current) triggerRef.current?.focus();
+    wasModal.current = isModal;
+  }, [isModal]);
+
+  useEffect(() => {
+    if (!isModal) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') panel.close();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [isModal, panel.close]);
+
+  const layoutClass = [
+    'auth-layout',
+    panel.isOpen && !panel.isOverlay ? 'auth-layout--docked' : '',
+    panel.isAnimationSuppressed ? 'auth-layout--no-animation' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+
+  return (
+    <div className={layoutClass}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="auth-header" inert={isModal}>
+        <a className="brand" href={paths.domainPicker.href()}>
+          <Logo />
+          <span className="brand__name">Account Access</span>
+        </a>
+        <button
+          ref={triggerRef}
+          type="button"
+          className="button button--quiet"
+          aria-expanded={panel.isOpen}
+          aria-controls={panelId}
+          onClick={panel.toggle}
+        >
+          {pageTexts.helpPanel.title}
+        </button>
+      </header>
+      <div className="auth-body">
+        <main id="main" className="auth-main" tabIndex={-1} inert={isModal}>
+          {children}
+        </main>
+        {isModal && <div className="help-backdrop" aria-hidden="true" onClick={panel.close} />}
+        <aside
+          id={panelId}
+          className={panel.isOverlay ? 'help-panel help-panel--overlay' : 'help-panel'}
+          hidden={!panel.isOpen}
+          aria-labelledby={titleId}
+          {...(panel.isOverlay ? { role: 'dialog', 'aria-modal': true } : {})}
+        >
+          <div className="help-panel__header">
+            <h2 id={titleId} className="help-panel__title">
+              {pageTexts.helpPanel.title}
+            </h2>
+            <button
+              ref={closeRef}
+              type="button"
+              className="icon-button"
+              aria-label="Close help"
+              onClick={panel.close}
+            >
+              <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+                <path
+                  d="M6 6l12 12M18 6 6 18"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  strokeLinecap="round"
+                  fill="none"
+                />
+              </svg>
+            </button>
+          </div>
+          <div className="help-panel__body">
+            <HelpContent />
+          </div>
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+/** The card in the main area: a page title, its content and, usually, a form. */
+export function AuthCard({ title, children }: { title: ReactNode; children: ReactNode }) {
+  return (
+    <section className="auth-card" aria-labelledby="page-title">
+      <h1 id="page-title" className="auth-card__title">
+        {title}
+      </h1>
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,39 @@
+/** Our own plain texts for the consumer's verification and code steps; the spec gives none. */
+export const consumerMessages = {
+  noMatch: 'These details do not match our records. Check them and try again.',
+  locked:
+    'For your security, this link is locked for a while after too many attempts. Please try again later, or contact the organisation that wrote to you.',
+  ambiguous:
+    'More than one account matches these details. Please open the link from your letter or e-mail instead.',
+  notFound: 'We could not find an account with these details. Check them and try again.',
+  serviceUnavailable: 'We cannot check your details right now. Please try again in a few minutes.',
+  wrongCode:
+    'That code is not right, or it has expired. Check the latest mail from us, or ask for a new code.',
+  codeStepExpired: 'Your verification has expired. Please confirm who you are again.',
+  codeSent: 'We have sent a new code. It replaces the previous one.',
+  resendTooSoon: 'A code was sent less than a minute ago. Please wait before asking for another one.',
+  noPortal:
+    'This address does not belong to an organisation. Please open the link from your letter or e-mail.',
+  fields: {
+    last4Ssn: {
+      label: 'Last 4 digits of your Social Security number',
+      required: 'Enter the last 4 digits of your Social Security number.',
+      invalid: 'Enter exactly 4 digits.',
+    },
+    postalCode: {
+      label: 'ZIP code',
+      required: 'Enter your ZIP code.',
+      invalid: 'Enter the 5 digits of your ZIP code.',
+    },
+    dateOfBirth: {
+      legend: 'Date of birth',
+      required: 'Choose the month, day and year of your birth.',
+      invalid: 'This date does not exist. Check the day and the month.',
+    },
+    mfaCode: {
+      label: '6-digit code',
+      required: 'Enter the 6-digit code from the mail.',
+      invalid: 'The code has 6 digits.',
+    },
+  },
+} as const;

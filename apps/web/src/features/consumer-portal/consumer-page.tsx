@@ -1,0 +1,119 @@
+import type { IdentityTokenData } from '@entry/domain';
+import { Fragment, type ReactNode, useEffect, useState } from 'react';
+import { Navigate } from 'react-router';
+import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
+import { paths } from '../../config/paths.ts';
+import { consumerIdleTimeout, IdleTimeout } from '../session/idle-timeout.tsx';
+import { usePortalApi } from '../session/portal-api.ts';
+import { sessionIdentityOf } from '../session/session-identity.ts';
+import { isSignedIn, type SessionView, useSession } from '../session/use-session.ts';
+import { useSignOut } from '../session/use-sign-out.ts';
+import { useSessionGuidFromAddress } from './use-consumer-session.ts';
+
+const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+
+/** The payment data of the link the consumer came with; only their own session may read it. */
+function useLinkData(identityToken: string | null): IdentityTokenData | null {
+  const identityTokens = usePortalApi('consumer').identityTokens;
+  const [data, setData] = useState<IdentityTokenData | null>(null);
+  useEffect(() => {
+    if (identityToken === null) return;
+    let active = true;
+    identityTokens
+      .get(identityToken)
+      .then((token) => {
+        if (active) setData(token.data);
+      })
+      .catch(() => {
+        // The page still works without the amounts; the client has announced the failure.
+      });
+    return () => {
+      active = false;
+    };
+  }, [identityTokens, identityToken]);
+  return data;
+}
+
+function LinkData({ data }: { data: IdentityTokenData }) {
+  const rows = [
+    ['Amount due', data.paymentAmount === null ? null : money.format(data.paymentAmount)],
+    [
+      'Scheduled payment',
+      data.schedulePaymentAmount === null ? null : money.format(data.schedulePaymentAmount),
+    ],
+    ['Down payment', data.scheduleDownPayment === null ? null : money.format(data.scheduleDownPayment)],
+    ['Schedule', data.scheduleInterval],
+  ].filter((row): row is [string, string] => row[1] !== null);
+  if (rows.length === 0) return null;
+  return (
+    <section className="link-data" aria-labelledby="link-data-title">
+      <h2 id="link-data-title" className="section-title">
+        Your account
+      </h2>
+      <dl className="session-facts" data-testid="link-data">
+        {rows.map(([term, value]) => (
+          <Fragment key={term}>
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </Fragment>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function ConsumerSession({ session }: { session: SessionView }) {
+  const identity = sessionIdentityOf(session.state.payload);
+  const data = useLinkData(identity.identityToken);
+  const { signOut, signingOut } = useSignOut('consumer');
+  const expiresAt = session.record === null ? null : new Date(session.record.expiresAt);
+  return (
+    <>
+      {data !== null && <LinkData data={data} />}
+      <dl className="session-facts">
+        <dt>Signed in as</dt>
+        <dd data-testid="signed-in-as">{identity.name ?? 'You'}</dd>
+        {expiresAt !== null && (
+          <>
+            <dt>Session ends</dt>
+            <dd>
+              <time dateTime={expiresAt.toISOString()} data-testid="session-ends">
+                {timeFormat.format(expiresAt)}
+              </time>{' '}
+              <span className="muted">
+                (sooner after {consumerIdleTimeout.idleMs / 60_000} minutes without activity)
+              </span>
+            </dd>
+          </>
+        )}
+      </dl>
+      <button type="button" className="button button--secondary" disabled={signingOut} onClick={signOut}>
+        Sign out
+      </button>
+      <IdleTimeout scope="consumer" />
+    </>
+  );
+}
+
+/**
+ * A page of the consumer portal that needs a session: it shows who is signed in, the link's
+ * payment data and the session; without a session the person is sent to verify who they are
+ * (DESIGN.md section 6).
+ */
+export function ProtectedConsumerPage({ title, children }: { title: string; children: ReactNode }) {
+  useSessionGuidFromAddress();
+  const session = useSession('consumer');
+  if (!isSignedIn(session)) {
+    // Verified but the code step is still open: finish that rather than start over.
+    const pendingCode = session.state.restricted && !session.state.expired;
+    const start = pendingCode ? paths.consumerPortal.mfa.href() : paths.consumerPortal.verifyIdentity.href();
+    return <Navigate to={start} replace />;
+  }
+  return (
+    <AuthCard title={title}>
+      {children}
+      <ConsumerSession session={session} />
+    </AuthCard>
+  );
+}

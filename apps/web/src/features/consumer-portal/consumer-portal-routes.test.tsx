@@ -1,0 +1,109 @@
+import { targetPaths } from '@entry/domain';
+import { render, screen } from '@testing-library/react';
+import { Suspense } from 'react';
+import { MemoryRouter, Routes } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { AppConfigProvider } from '../../config/app-config-context.tsx';
+import { PortalServicesProvider } from '../session/portal-api.ts';
+import { authTokenResult, fakeJwt, portalServicesFor } from '../session/portal-test-kit.tsx';
+import { consumerPortalRoutes } from './consumer-portal-routes.tsx';
+
+const targetPagePaths = [...new Set(Object.values(targetPaths))].filter((path) => path !== '');
+const config = {
+  domain: 'localhost',
+  scheme: 'http',
+  port: '4173',
+  adminDomainMarkers: [],
+  dashDomainMarkers: [],
+} as const;
+
+function renderPortal(path: string, options: { signedIn?: boolean; state?: unknown } = {}) {
+  const services = portalServicesFor({
+    'GET /api/auth/v1/access/localhost': {
+      status: 404,
+      body: { errorCode: 'ItemNotFound', message: '', errors: [] },
+    },
+  });
+  if (options.signedIn === true) {
+    services.api('consumer').tokens.set(
+      authTokenResult({
+        accessType: 'Consumer',
+        accessToken: fakeJwt({ user: { name: 'Morgan Consumer', context: { roleId: 3 } }, tid: 1001 }),
+      }) as Parameters<ReturnType<typeof services.api>['tokens']['set']>[0],
+    );
+  }
+  render(
+    <AppConfigProvider config={{ ...config, adminDomainMarkers: [], dashDomainMarkers: [] }}>
+      <PortalServicesProvider value={services}>
+        <MemoryRouter initialEntries={[{ pathname: path, state: options.state ?? null }]}>
+          <Suspense fallback={null}>
+            <Routes>{consumerPortalRoutes()}</Routes>
+          </Suspense>
+        </MemoryRouter>
+      </PortalServicesProvider>
+    </AppConfigProvider>,
+  );
+}
+
+describe('consumerPortalRoutes', () => {
+  it.each(targetPagePaths.flatMap((path) => [`/c/${path}`, `/c/${path}/42`]))(
+    'serves %s to a signed-in consumer, naming them',
+    async (path) => {
+      renderPortal(path, { signedIn: true });
+      expect(await screen.findByRole('button', { name: 'Sign out' })).toBeTruthy();
+      expect(screen.getByTestId('signed-in-as').textContent).toBe('Morgan Consumer');
+      if (path.endsWith('/42')) expect(screen.getByText('42')).toBeTruthy();
+    },
+  );
+
+  it('sends a consumer without a session to verify-identity', async () => {
+    renderPortal('/c/account-summary');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Verify your identity' })).toBeTruthy();
+  });
+
+  it('sends a consumer whose code step is open from a portal page to the code step', async () => {
+    window.sessionStorage.setItem(
+      'consumer-token',
+      JSON.stringify({
+        token: authTokenResult().accessToken,
+        accessType: 'MfaPending',
+        refreshAt: Date.now() + 600_000,
+        expiresAt: Date.now() + 3_600_000,
+        hasRestrictedAccess: true,
+      }),
+    );
+    renderPortal('/c/documents');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Enter your code' })).toBeTruthy();
+  });
+
+  it('sends a code step without a pending verification to verify-identity', async () => {
+    renderPortal('/c/mfa');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Verify your identity' })).toBeTruthy();
+  });
+
+  it('asks a link of one sign-in type for its one answer', async () => {
+    renderPortal('/c/verify-token', {
+      state: {
+        pendingVerification: {
+          token: 'guid',
+          signInType: 'PostalCode',
+          customerId: 1001,
+          subdomain: 'sender',
+        },
+      },
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: "Confirm it's you" })).toBeTruthy();
+    expect(screen.getByLabelText('ZIP code')).toBeTruthy();
+    expect(screen.queryByLabelText('Year')).toBeNull();
+  });
+
+  it.each([
+    ['/c/expired-link', 'This link has expired'],
+    ['/c/failed-connection', 'We could not sign you in'],
+    ['/c/verify-token', 'Verify your identity'],
+    ['/c/verify-identity', 'Verify your identity'],
+  ])('serves %s without a session', async (path, title) => {
+    renderPortal(path);
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
+  });
+});

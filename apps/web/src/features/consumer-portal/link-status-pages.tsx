@@ -1,0 +1,42 @@
+import { Link } from 'react-router';
+import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
+import { paths } from '../../config/paths.ts';
+
+/** Where an expired or unknown link leads: what happened and what to do. */
+export function ExpiredLinkPage() {
+  return (
+    <AuthCard title="This link has expired">
+      <p>
+        The link you opened is no longer valid. Links in letters and e-mails work for a limited time to keep
+        your account safe.
+      </p>
+      <p>You can still reach your account by confirming who you are.</p>
+      <Link className="button button--block" to={paths.consumerPortal.verifyIdentity.href()}>
+        Confirm your identity
+      </Link>
+    </AuthCard>
+  );
+}
+
+/** Where a Direct link leads when the sign-in failed for a reason other than the link itself. */
+export function FailedConnectionPage() {
+  return (
+    <AuthCard title="We could not sign you in">
+      <p className="notice notice--error">
+        The connection to our service failed while opening your link. Nothing has changed on your account.
+      </p>
+      <p>
+        Please try again: open the link from your letter or e-mail again in a few minutes, or confirm who you
+        are to reach your account now.
+      </p>
+      <div className="portal-actions">
+        <Link className="button" to={paths.consumerPortal.verifyIdentity.href()}>
+          Confirm your identity
+        </Link>
+        <Link className="button button--secondary" to={paths.domainPicker.href()}>
+          Back to the start
+        </Link>
+      </div>
+    </AuthCard>
+  );
+}

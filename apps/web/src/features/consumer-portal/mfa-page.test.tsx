@@ -1,0 +1,96 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  authTokenResult,
+  errorBody,
+  renderPortalPage,
+  type ScriptedRoutes,
+} from '../session/portal-test-kit.tsx';
+import { MfaPage } from './mfa-page.tsx';
+
+const mfaRoute = 'POST /api/auth/v1/consumer/sign-in/mfa';
+const resendRoute = 'POST /api/auth/v1/consumer/sign-in/mfa/resend';
+const location = () => screen.getByTestId('location').textContent;
+
+function renderMfa(routes: ScriptedRoutes) {
+  window.sessionStorage.setItem('token-redirect', 'documents/9');
+  window.sessionStorage.setItem(
+    'consumer-token',
+    JSON.stringify({
+      token: authTokenResult().accessToken,
+      accessType: 'MfaPending',
+      refreshAt: Date.now() + 600_000,
+      expiresAt: Date.now() + 3_600_000,
+      hasRestrictedAccess: true,
+    }),
+  );
+  return renderPortalPage(<MfaPage />, { path: '/c/mfa', routes });
+}
+
+describe('MfaPage', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('checks the code has 6 digits only after submission', async () => {
+    const { sent } = renderMfa({});
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('6-digit code'), '12a');
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByRole('alert').textContent).toBe('The code has 6 digits.');
+    expect(sent).toEqual([]);
+  });
+
+  it('refuses a wrong code in plain words', async () => {
+    renderMfa({ [mfaRoute]: { status: 409, body: errorBody('InvalidSignIn') } });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('6-digit code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'That code is not right, or it has expired.',
+    );
+  });
+
+  it('lands on the page the link targeted, with the session guid', async () => {
+    renderMfa({
+      [mfaRoute]: { status: 200, body: authTokenResult({ accessType: 'Consumer', sessionGuid: 'guid-2' }) },
+    });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('6-digit code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(location()).toBe('/c/documents/9?session-guid=guid-2'));
+  });
+
+  it('lets a new code be asked for once a minute', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    let resends = 0;
+    renderMfa({
+      [resendRoute]: () => {
+        resends += 1;
+        return resends === 1 ? { status: 204 } : { status: 409, body: errorBody('InvalidState') };
+      },
+    });
+    const resend = () => screen.getByRole('button', { name: 'Send a new code' }) as HTMLButtonElement;
+    expect(resend().disabled).toBe(true);
+    expect(screen.getByText('You can ask for a new code in 60 seconds.')).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(resend().disabled).toBe(false);
+
+    await act(async () => resend().click());
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'We have sent a new code. It replaces the previous one.',
+    );
+    expect(resend().disabled).toBe(true);
+
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    await act(async () => resend().click());
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'A code was sent less than a minute ago.',
+    );
+  });
+
+  it('sends a person without a pending code step to verify who they are', async () => {
+    renderPortalPage(<MfaPage />, { path: '/c/mfa' });
+    await waitFor(() => expect(location()).toBe('/c/verify-identity'));
+  });
+});

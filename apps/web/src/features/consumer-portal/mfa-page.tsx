@@ -1,0 +1,140 @@
+import { isApiError } from '@entry/client';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
+import { paths } from '../../config/paths.ts';
+import { FormAlert, FormField } from '../session/form-field.tsx';
+import { usePortalApi } from '../session/portal-api.ts';
+import { commonRefusalMessage } from '../session/sign-in-errors.ts';
+import { useSession } from '../session/use-session.ts';
+import { consumerMessages } from './consumer-messages.ts';
+import { landingPath } from './landing.ts';
+
+/** The server sends a new code at most once a minute (DESIGN.md section 5). */
+export const resendCooldownMs = 60_000;
+
+/** Seconds until `availableAt`, counting down once a second; 0 once it has passed. */
+function useSecondsUntil(availableAt: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (availableAt <= Date.now()) return;
+    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(timer);
+  }, [availableAt]);
+  return Math.max(0, Math.ceil((availableAt - now) / 1000));
+}
+
+function codeRefusal(error: unknown): string {
+  if (isApiError(error) && error.errorCode === 'InvalidSignIn') return consumerMessages.wrongCode;
+  if (isApiError(error) && (error.status === 401 || error.status === 403))
+    return consumerMessages.codeStepExpired;
+  return commonRefusalMessage(error);
+}
+
+/** `/c/mfa`: the 6-digit code mailed after a verification, with a resend once a minute. */
+export function MfaPage() {
+  const api = usePortalApi('consumer');
+  const navigate = useNavigate();
+  const session = useSession('consumer');
+  const [resendAvailableAt, setResendAvailableAt] = useState(() => Date.now() + resendCooldownMs);
+  const secondsLeft = useSecondsUntil(resendAvailableAt);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [resending, setResending] = useState(false);
+  const messages = consumerMessages.fields.mfaCode;
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitted, isSubmitting },
+  } = useForm<{ mfaCode: string }>({ defaultValues: { mfaCode: '' } });
+
+  if (session.state.token === '' || !session.state.restricted || session.state.expired) {
+    return <Navigate to={paths.consumerPortal.verifyIdentity.href()} replace />;
+  }
+
+  const onSubmit = handleSubmit(async ({ mfaCode }) => {
+    setRefusal(null);
+    setNotice(null);
+    try {
+      const result = await api.consumerAuth.mfaSignIn(mfaCode.trim());
+      navigate(landingPath(api.tokens, result.sessionGuid), { replace: true });
+    } catch (error) {
+      setRefusal(codeRefusal(error));
+    }
+  });
+
+  async function resend() {
+    setResending(true);
+    setRefusal(null);
+    setNotice(null);
+    try {
+      await api.consumerAuth.resendMfa();
+      setNotice(consumerMessages.codeSent);
+    } catch (error) {
+      if (isApiError(error) && error.status === 409) setRefusal(consumerMessages.resendTooSoon);
+      else setRefusal(codeRefusal(error));
+    } finally {
+      setResendAvailableAt(Date.now() + resendCooldownMs);
+      setResending(false);
+    }
+  }
+
+  return (
+    <AuthCard title="Enter your code">
+      <p>
+        We have sent a 6-digit code to the e-mail address we have on file for you. It works for 10 minutes.
+      </p>
+      <form noValidate onSubmit={onSubmit}>
+        {refusal !== null && <FormAlert>{refusal}</FormAlert>}
+        {notice !== null && (
+          <p className="notice form-alert" role="status">
+            {notice}
+          </p>
+        )}
+        <FormField
+          label={messages.label}
+          className="field__input code-input"
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          registration={register('mfaCode', {
+            validate: (value) => {
+              const text = value.trim();
+              if (text === '') return messages.required;
+              return /^\d{6}$/.test(text) ? true : messages.invalid;
+            },
+          })}
+          error={isSubmitted ? errors.mfaCode?.message : undefined}
+        />
+        <button
+          className="button button--block"
+          type="submit"
+          disabled={isSubmitting}
+          aria-busy={isSubmitting}
+        >
+          Continue
+        </button>
+      </form>
+      <div className="portal-actions">
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={secondsLeft > 0 || resending}
+          onClick={resend}
+        >
+          Send a new code
+        </button>
+      </div>
+      <p className="muted">
+        {secondsLeft > 0
+          ? `You can ask for a new code in ${secondsLeft} seconds.`
+          : 'No mail? You can ask for a new code now.'}
+      </p>
+      <p className="portal-links">
+        <Link to={paths.consumerPortal.verifyIdentity.href()}>Start again</Link>
+      </p>
+    </AuthCard>
+  );
+}

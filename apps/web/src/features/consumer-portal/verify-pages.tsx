@@ -1,0 +1,115 @@
+import { verificationFieldsFor } from '@entry/domain';
+import { useEffect, useState } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
+import { LoadingState } from '../../components/loading-state.tsx';
+import { useAppConfig } from '../../config/app-config-context.tsx';
+import { paths } from '../../config/paths.ts';
+import { tenantSubdomainOf } from '../../lib/host.ts';
+import { pendingVerificationOf } from '../../lib/pending-verification.ts';
+import { FormAlert } from '../session/form-field.tsx';
+import { usePortalApi } from '../session/portal-api.ts';
+import { consumerMessages } from './consumer-messages.ts';
+import { type LookupTarget, useLookupSignIn } from './use-lookup-sign-in.ts';
+import { VerificationForm } from './verification-form.tsx';
+
+const askedFor = {
+  Last4Ssn: 'the last 4 digits of your Social Security number',
+  PostalCode: 'your ZIP code',
+  DateOfBirth: 'your date of birth',
+} as const;
+
+/** `/c/verify-token`: a link whose sign-in type asks for one answer. */
+export function VerifyTokenPage() {
+  const pending = pendingVerificationOf(useLocation().state);
+  const target: LookupTarget | null =
+    pending === null
+      ? null
+      : { subdomain: pending.subdomain, customerId: pending.customerId, token: pending.token };
+  const { verify, refusal } = useLookupSignIn(target, pending);
+  if (pending === null || !(pending.signInType in askedFor)) {
+    return <Navigate to={paths.consumerPortal.verifyIdentity.href()} replace />;
+  }
+  const asked = askedFor[pending.signInType as keyof typeof askedFor];
+  return (
+    <AuthCard title="Confirm it's you">
+      <p>To protect your account, please enter {asked}. We use it only to check that this link is yours.</p>
+      <VerificationForm
+        fields={verificationFieldsFor(pending.signInType)}
+        submitLabel="Continue"
+        refusal={refusal}
+        onSubmit={verify}
+      />
+    </AuthCard>
+  );
+}
+
+/** The tenant of this host, for a consumer who arrived without a link. */
+function useHostTenant(skip: boolean): LookupTarget | 'loading' | 'none' {
+  const config = useAppConfig();
+  const access = usePortalApi('consumer').access;
+  const [tenant, setTenant] = useState<LookupTarget | 'loading' | 'none'>(skip ? 'none' : 'loading');
+  useEffect(() => {
+    if (skip) return;
+    const subdomain = tenantSubdomainOf(window.location.hostname, config.domain);
+    if (subdomain === null) {
+      setTenant('none');
+      return;
+    }
+    let active = true;
+    access
+      .bySubdomain(subdomain)
+      .then((result) => {
+        if (active) setTenant({ subdomain: result.subdomain, customerId: result.customerId, token: null });
+      })
+      .catch(() => {
+        if (active) setTenant('none');
+      });
+    return () => {
+      active = false;
+    };
+  }, [skip, access, config.domain]);
+  return tenant;
+}
+
+/**
+ * `/c/verify-identity`: all three answers, for a link that asks for every one (sign-in type None)
+ * or a consumer who arrived without a link (DESIGN.md section 5).
+ */
+export function VerifyIdentityPage() {
+  const pending = pendingVerificationOf(useLocation().state);
+  const hostTenant = useHostTenant(pending !== null);
+  const target: LookupTarget | null =
+    pending !== null
+      ? { subdomain: pending.subdomain, customerId: pending.customerId, token: pending.token }
+      : typeof hostTenant === 'object'
+        ? hostTenant
+        : null;
+  const { verify, refusal } = useLookupSignIn(target, pending);
+
+  if (target === null) {
+    return (
+      <AuthCard title="Verify your identity">
+        {hostTenant === 'loading' ? (
+          <LoadingState label="Loading…" />
+        ) : (
+          <FormAlert>{consumerMessages.noPortal}</FormAlert>
+        )}
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title="Verify your identity">
+      <p>
+        To protect your account, please enter the last 4 digits of your Social Security number, your ZIP code
+        and your date of birth.
+      </p>
+      <VerificationForm
+        fields={verificationFieldsFor(null)}
+        submitLabel="Continue"
+        refusal={refusal}
+        onSubmit={verify}
+      />
+    </AuthCard>
+  );
+}

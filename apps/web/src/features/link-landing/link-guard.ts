@@ -1,0 +1,102 @@
+import type { ApiClient } from '@entry/client';
+import { isApiError } from '@entry/client';
+import {
+  type AppConfig,
+  buildPortalUrl,
+  fallbackTargetCode,
+  parseTargetCode,
+  portalPathFor,
+  storageKeys,
+} from '@entry/domain';
+import { paths } from '../../config/paths.ts';
+import type { PendingVerification } from '../../lib/pending-verification.ts';
+
+export type LinkGuardApi = Pick<ApiClient, 'identityTokens' | 'access' | 'consumerAuth' | 'tokens'>;
+
+export interface LinkParams {
+  token: string | undefined;
+  target: string | undefined;
+  targetId: string | undefined;
+}
+
+export type LinkDecision =
+  /** Leave for the portal address (a full page load). */
+  | { kind: 'portal'; url: string }
+  /** A page of this app, replacing the link in the history. */
+  | { kind: 'page'; path: string; pendingVerification?: PendingVerification };
+
+const toEmptyPath: LinkDecision = { kind: 'page', path: paths.domainPicker.href() };
+
+function isExpiredOrUnknown(error: unknown): boolean {
+  return (
+    isApiError(error) &&
+    (error.errorCode === 'TokenExpired' || error.errorCode === 'ItemNotFound' || error.status === 404)
+  );
+}
+
+/**
+ * The link guard of spec section 4: where a link `/{token}[/{target}[/{targetId}]]` opened on a
+ * tenant host sends the person. It reads the identity token and the tenant together, signs in a
+ * Direct token at once, and sends every other sign-in type to a verification step.
+ */
+export async function decideLinkLanding(
+  params: LinkParams,
+  context: { hostSubdomain: string | null; config: AppConfig; api: LinkGuardApi },
+): Promise<LinkDecision> {
+  const { token, target, targetId } = params;
+  const { hostSubdomain, config, api } = context;
+  if (token === undefined || token === '' || hostSubdomain === null) return toEmptyPath;
+
+  let info: Awaited<ReturnType<LinkGuardApi['identityTokens']['get']>>;
+  let access: Awaited<ReturnType<LinkGuardApi['access']['bySubdomain']>>;
+  try {
+    [info, access] = await Promise.all([
+      api.identityTokens.get(token, { addAction: true }),
+      api.access.bySubdomain(hostSubdomain),
+    ]);
+  } catch {
+    return toEmptyPath;
+  }
+
+  const rememberTarget = () => {
+    api.tokens.setItem(storageKeys.tokenRedirect, portalPathFor(target, targetId));
+    api.tokens.setItem(storageKeys.tokenTarget, String(parseTargetCode(target) ?? fallbackTargetCode));
+  };
+  const pendingVerification: PendingVerification = {
+    token: info.guid,
+    signInType: info.signInType,
+    customerId: info.customerId,
+    subdomain: access.subdomain,
+  };
+
+  switch (info.signInType) {
+    case 'Direct': {
+      let sessionGuid: string;
+      try {
+        const result = await api.consumerAuth.signInWithIdentityToken({
+          token: info.guid,
+          customerId: info.customerId,
+          subdomain: access.subdomain,
+        });
+        sessionGuid = result.sessionGuid;
+      } catch (error) {
+        const page = isExpiredOrUnknown(error)
+          ? paths.consumerPortal.expiredLink.href()
+          : paths.consumerPortal.failedConnection.href();
+        return { kind: 'page', path: page };
+      }
+      rememberTarget();
+      return {
+        kind: 'portal',
+        url: buildPortalUrl({ ...config, subdomain: access.subdomain, target, targetId, sessionGuid }),
+      };
+    }
+    case 'None':
+      // The spec names no target for None; kept too, so this link also lands on the page it names.
+      rememberTarget();
+      return { kind: 'page', path: paths.consumerPortal.verifyIdentity.href(), pendingVerification };
+    default:
+      rememberTarget();
+      return { kind: 'page', path: paths.consumerPortal.verifyToken.href(), pendingVerification };
+  }
+}

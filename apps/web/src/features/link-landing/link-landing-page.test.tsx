@@ -1,0 +1,77 @@
+// @vitest-environment-options {"url": "http://sender.localhost:4173/"}
+import type { AppConfig } from '@entry/domain';
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AppConfigProvider } from '../../config/app-config-context.tsx';
+import { consumerApi } from '../../lib/api-client.ts';
+import { browserNavigation } from '../../lib/navigation.ts';
+import { authToken, fakeApi, identityToken, senderAccess } from '../../testing/fake-api.ts';
+import { LinkLandingPage } from './link-landing-page.tsx';
+
+vi.mock('../../lib/api-client.ts', () => ({ consumerApi: vi.fn() }));
+
+const config: AppConfig = {
+  domain: 'localhost',
+  scheme: 'http',
+  port: '4173',
+  adminDomainMarkers: ['admin'],
+  dashDomainMarkers: ['dash'],
+};
+const token = '3f0c7a52-5a5e-4a8e-9d38-6f0e4c1a2b3c';
+
+function ShowState() {
+  const location = useLocation();
+  return <p data-testid="landed">{`${location.pathname} ${JSON.stringify(location.state)}`}</p>;
+}
+
+function renderLink(path: string) {
+  return render(
+    <AppConfigProvider config={config}>
+      <MemoryRouter initialEntries={[path]}>
+        <Routes>
+          <Route path=":token/:target?/:targetId?" element={<LinkLandingPage />} />
+          <Route path="c/*" element={<ShowState />} />
+        </Routes>
+      </MemoryRouter>
+    </AppConfigProvider>,
+  );
+}
+
+describe('LinkLandingPage', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('shows a busy state, clears the token from the address, and hands the verification over in state', async () => {
+    const replaceState = vi.spyOn(window.history, 'replaceState');
+    const fake = fakeApi({
+      [`GET /api/auth/v1/consumers/token/${token}`]: { status: 200, body: identityToken('PostalCode') },
+      'GET /api/auth/v1/access/sender': { status: 200, body: senderAccess },
+    });
+    vi.mocked(consumerApi).mockReturnValue(fake.api);
+    renderLink(`/${token}/2`);
+    expect(screen.getByRole('status').textContent).toMatch(/Checking your link/);
+    expect(replaceState.mock.calls.map((call) => call[2])).toEqual(['/']);
+    const landed = await screen.findByTestId('landed');
+    expect(landed.textContent).toBe(
+      `/c/verify-token ${JSON.stringify({
+        pendingVerification: { token, signInType: 'PostalCode', customerId: 1001, subdomain: 'sender' },
+      })}`,
+    );
+  });
+
+  it('leaves for the portal address after a Direct sign-in', async () => {
+    const replace = vi.spyOn(browserNavigation, 'replace').mockImplementation(() => {});
+    const fake = fakeApi({
+      [`GET /api/auth/v1/consumers/token/${token}`]: { status: 200, body: identityToken('Direct') },
+      'GET /api/auth/v1/access/sender': { status: 200, body: senderAccess },
+      'POST /api/auth/v1/consumer/sign-in/identity-token': { status: 200, body: authToken() },
+    });
+    vi.mocked(consumerApi).mockReturnValue(fake.api);
+    renderLink(`/${token}/1`);
+    await vi.waitFor(() =>
+      expect(replace).toHaveBeenCalledWith(
+        'http://sender.localhost:4173/c/documents?session-guid=session-123',
+      ),
+    );
+  });
+});

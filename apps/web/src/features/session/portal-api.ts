@@ -1,0 +1,57 @@
+import { type ApiClient, createApiClient } from '@entry/client';
+import type { Scope } from '@entry/domain';
+import { createContext, useContext } from 'react';
+import { appUpdate } from '../../lib/app-update.ts';
+import { notify } from '../../lib/notifications.ts';
+import { returnToScopeStart } from './session-navigation.ts';
+import { type ObservedStorage, observeStorage } from './session-storage.ts';
+
+let storage: ObservedStorage | undefined;
+
+/** The tab's session storage, observed so pages follow token changes wherever they happen. */
+export function portalStorage(): ObservedStorage {
+  storage ??= observeStorage(window.sessionStorage);
+  return storage;
+}
+
+const clients = new Map<Scope, ApiClient>();
+
+/**
+ * One API client per portal scope. An ended session (expiry or 401) returns to that scope's start
+ * (DESIGN.md section 6) rather than the entry root, so a staff member lands on their sign-in page.
+ */
+export function portalApi(scope: Scope): ApiClient {
+  let client = clients.get(scope);
+  if (client === undefined) {
+    const observed = portalStorage();
+    client = createApiClient({
+      scope,
+      storage: observed,
+      hooks: {
+        notify,
+        goToRoot: () => returnToScopeStart(scope, observed),
+        requestUpdateCheck: appUpdate.checkForUpdate,
+      },
+    });
+    clients.set(scope, client);
+  }
+  return client;
+}
+
+export interface PortalServices {
+  api(scope: Scope): ApiClient;
+  storage: ObservedStorage;
+}
+
+const PortalServicesContext = createContext<PortalServices | null>(null);
+
+export const PortalServicesProvider = PortalServicesContext.Provider;
+
+/** The API clients and storage of the portals; tests provide their own through `PortalServicesProvider`. */
+export function usePortalServices(): PortalServices {
+  return useContext(PortalServicesContext) ?? { api: portalApi, storage: portalStorage() };
+}
+
+export function usePortalApi(scope: Scope): ApiClient {
+  return usePortalServices().api(scope);
+}

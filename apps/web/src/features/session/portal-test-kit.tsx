@@ -1,0 +1,116 @@
+import { type ApiClient, createApiClient } from '@entry/client';
+import type { Scope } from '@entry/domain';
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { PortalServicesProvider } from './portal-api.ts';
+import { observeStorage } from './session-storage.ts';
+
+export type Answer = { status: number; body?: unknown };
+export type ScriptedRoutes = Record<string, Answer | ((body: unknown) => Answer)>;
+
+export interface SentCall {
+  route: string;
+  body: unknown;
+}
+
+/** An unsigned JWT whose payload is `payload`: enough for the pages, which only decode it. */
+export function fakeJwt(payload: Record<string, unknown>): string {
+  const encode = (value: unknown) =>
+    btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  return `${encode({ alg: 'EdDSA' })}.${encode(payload)}.signature`;
+}
+
+export function authTokenResult(overrides: Record<string, unknown> = {}) {
+  return {
+    accessToken: fakeJwt({ user: { name: 'Ada Admin', context: { roleId: 1 } }, tid: null }),
+    accessTokenExpiresIn: 15,
+    refreshToken: 'refresh',
+    refreshTokenExpiresIn: 60,
+    sessionGuid: 'session-1',
+    accessType: 'Admin',
+    hasRestrictedAccess: false,
+    ...overrides,
+  };
+}
+
+export function errorBody(errorCode: string) {
+  return { errorCode, message: 'Refused.', errors: [] };
+}
+
+/** Shows where the app navigated, so a test can assert on it. */
+function LocationProbe() {
+  const location = useLocation();
+  return <div data-testid="location">{`${location.pathname}${location.search}`}</div>;
+}
+
+/**
+ * Real API clients over session storage whose `fetch` answers from `routes` (`POST /api/...`
+ * without the query); anything unscripted answers 599 so a stray call shows.
+ */
+export function portalServicesFor(routes: ScriptedRoutes = {}) {
+  const sent: SentCall[] = [];
+  const notified: string[] = [];
+  const storage = observeStorage(window.sessionStorage);
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const url = new URL(String(input), 'http://apps.localhost');
+    const route = `${init?.method ?? 'GET'} ${url.pathname}`;
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    sent.push({ route, body });
+    const scripted = routes[route];
+    const answer =
+      scripted === undefined ? { status: 599 } : typeof scripted === 'function' ? scripted(body) : scripted;
+    return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
+      status: answer.status,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  };
+  const clients = new Map<Scope, ApiClient>();
+  const api = (scope: Scope) => {
+    let client = clients.get(scope);
+    if (client === undefined) {
+      client = createApiClient({
+        scope,
+        storage,
+        hooks: {
+          notify: (message) => notified.push(message),
+          goToRoot: () => {},
+          requestUpdateCheck: () => {},
+        },
+        fetch,
+        locks: undefined,
+      });
+      clients.set(scope, client);
+    }
+    return client;
+  };
+  return { api, storage, sent, notified };
+}
+
+/** Renders a portal page at `path` (see `portalServicesFor`), with where it navigated in `location`. */
+export function renderPortalPage(
+  element: ReactNode,
+  options: { path: string; pattern?: string; routes?: ScriptedRoutes; state?: unknown },
+) {
+  const { api, storage, sent, notified } = portalServicesFor(options.routes);
+  const result = render(
+    <PortalServicesProvider value={{ api, storage }}>
+      <MemoryRouter
+        initialEntries={[
+          {
+            pathname: options.path.split('?')[0] ?? '/',
+            search: options.path.includes('?') ? `?${options.path.split('?')[1]}` : '',
+            state: options.state ?? null,
+          },
+        ]}
+      >
+        <Routes>
+          <Route path={options.pattern ?? options.path.split('?')[0]} element={element} />
+          <Route path="*" element={null} />
+        </Routes>
+        <LocationProbe />
+      </MemoryRouter>
+    </PortalServicesProvider>,
+  );
+  return { ...result, sent, notified, api };
+}

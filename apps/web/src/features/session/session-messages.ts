@@ -1,0 +1,10 @@
+/** Our own plain texts for the session's events; the spec gives none for them. */
+export const sessionMessages = {
+  signedOut: 'You have signed out.',
+  idleSignedOut: 'You were signed out because there was no activity for a while.',
+  idleWarningTitle: 'Are you still there?',
+  idleWarning: (seconds: number) =>
+    `For your security you will be signed out in ${seconds} ${seconds === 1 ? 'second' : 'seconds'} unless you continue.`,
+  stay: 'Stay signed in',
+  signOut: 'Sign out',
+} as const;

@@ -1,0 +1,116 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
+import { notify } from '../../lib/notifications.ts';
+import { FormAlert, FormField } from '../session/form-field.tsx';
+import { usePortalApi } from '../session/portal-api.ts';
+import { commonRefusalMessage, errorCodeOf, signInMessages } from '../session/sign-in-errors.ts';
+import { NewPasswordFields, type NewPasswordValues, WeakPasswordAlert } from './new-password-fields.tsx';
+import { changePasswordStateOf, type StaffScope, staffPaths, useStaffAuth } from './staff-scope.ts';
+
+interface ChangePasswordValues extends NewPasswordValues {
+  username: string;
+  currentPassword: string;
+}
+
+export const changeMessages = {
+  changed: 'Your password has been changed. Sign in with your new password.',
+  wrongCurrent: 'The username or current password is not correct.',
+  enterUsername: 'Enter your username.',
+  enterCurrent: 'Enter your current password.',
+} as const;
+
+/**
+ * `/a/change-password` and `/d/change-password`: the current password and a new one. Also where an
+ * expired password leads. A new password ends every session of the account, so this tab's goes too.
+ */
+export function ChangePasswordPage({ scope }: { scope: StaffScope }) {
+  const auth = useStaffAuth(scope);
+  const tokens = usePortalApi(scope).tokens;
+  const navigate = useNavigate();
+  const arrival = changePasswordStateOf(useLocation().state);
+  const [weak, setWeak] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, touchedFields, isSubmitted, isSubmitting },
+  } = useForm<ChangePasswordValues>({
+    mode: 'onTouched',
+    defaultValues: {
+      username: arrival.username ?? '',
+      currentPassword: '',
+      newPassword: '',
+      confirmPassword: '',
+    },
+  });
+  // Not a sign-in form: a field shows its error once touched, or after submission (DESIGN.md section 6).
+  const shown = (name: keyof ChangePasswordValues) =>
+    isSubmitted || touchedFields[name] === true ? errors[name]?.message : undefined;
+
+  const onSubmit = handleSubmit(async ({ username, currentPassword, newPassword }) => {
+    setWeak(false);
+    setRefusal(null);
+    try {
+      await auth.changePassword({ username: username.trim(), currentPassword, newPassword });
+    } catch (error) {
+      const code = errorCodeOf(error);
+      if (code === 'WeakPassword') setWeak(true);
+      else if (code === 'InvalidSignIn' || code === 'ItemNotFound') setRefusal(changeMessages.wrongCurrent);
+      else if (code === 'UserLocked') setRefusal(signInMessages.locked);
+      else setRefusal(commonRefusalMessage(error));
+      return;
+    }
+    tokens.clearSession();
+    notify(changeMessages.changed);
+    navigate(staffPaths(scope).signIn.href(), { replace: true });
+  });
+
+  return (
+    <AuthCard title="Change your password">
+      <form noValidate onSubmit={onSubmit}>
+        {arrival.passwordExpired === true && !weak && refusal === null && (
+          <FormAlert>{signInMessages.passwordExpired}</FormAlert>
+        )}
+        {weak && (
+          <FormAlert>
+            <WeakPasswordAlert />
+          </FormAlert>
+        )}
+        {refusal !== null && <FormAlert>{refusal}</FormAlert>}
+        <FormField
+          label="Username"
+          type="text"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          registration={register('username', {
+            validate: (value) => value.trim() !== '' || changeMessages.enterUsername,
+          })}
+          error={shown('username')}
+        />
+        <FormField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          registration={register('currentPassword', { required: changeMessages.enterCurrent })}
+          error={shown('currentPassword')}
+        />
+        <NewPasswordFields register={register} shownError={shown} />
+        <button
+          className="button button--block"
+          type="submit"
+          disabled={isSubmitting}
+          aria-busy={isSubmitting}
+        >
+          Change the password
+        </button>
+      </form>
+      <p className="portal-links">
+        <Link to={staffPaths(scope).signIn.href()}>Back to sign-in</Link>
+        <Link to={staffPaths(scope).resetPassword.href()}>Forgot your password?</Link>
+      </p>
+    </AuthCard>
+  );
+}

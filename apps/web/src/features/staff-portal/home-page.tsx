@@ -1,0 +1,44 @@
+import { useEffect, useState } from 'react';
+import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
+import { usePortalApi } from '../session/portal-api.ts';
+import { sessionIdentityOf } from '../session/session-identity.ts';
+import type { SessionView } from '../session/use-session.ts';
+import { LaunchPanel } from './launch-panel.tsx';
+import { SessionSummary } from './session-summary.tsx';
+import { type StaffScope, staffPortalNames } from './staff-scope.ts';
+
+/** The customer (tenant) a customer session belongs to, by name once the access call answers. */
+function useCustomerName(customerId: number | null): string | null {
+  const access = usePortalApi('customer').access;
+  const [name, setName] = useState<string | null>(null);
+  useEffect(() => {
+    if (customerId === null) return;
+    let active = true;
+    access
+      .byCustomerId(customerId)
+      .then((result) => {
+        if (active) setName(result.customerName);
+      })
+      .catch(() => {
+        // The id is shown instead; the client has already announced what went wrong.
+      });
+    return () => {
+      active = false;
+    };
+  }, [access, customerId]);
+  return name;
+}
+
+/** `/a/home` and `/d/home`: who is signed in, the session, sign-out; the admin can launch a portal. */
+export function HomePage({ scope, session }: { scope: StaffScope; session: SessionView }) {
+  const customerId = scope === 'customer' ? sessionIdentityOf(session.state.payload).customerId : null;
+  const customerName = useCustomerName(customerId);
+  const facts =
+    customerId === null ? [] : [{ term: 'Customer', value: customerName ?? `Customer ${customerId}` }];
+  return (
+    <AuthCard title={staffPortalNames[scope]}>
+      <SessionSummary scope={scope} session={session} extraFacts={facts} />
+      {scope === 'admin' && <LaunchPanel />}
+    </AuthCard>
+  );
+}

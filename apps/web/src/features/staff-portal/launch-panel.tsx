@@ -1,0 +1,81 @@
+import { validators } from '@entry/domain';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { paths } from '../../config/paths.ts';
+import { FormAlert, FormField } from '../session/form-field.tsx';
+import { usePortalApi } from '../session/portal-api.ts';
+import { commonRefusalMessage, errorCodeOf } from '../session/sign-in-errors.ts';
+
+export const launchPanelMessages = {
+  enterCustomerId: 'Enter the customer id.',
+  customerIdDigits: 'A customer id is a whole number, such as 1001.',
+  noSuchCustomer: 'No customer has this id.',
+} as const;
+
+type LaunchKind = 'customer' | 'dashBilling';
+
+/** The admin opens a customer's portal, or its dash billing, as that customer (DESIGN.md section 5). */
+export function LaunchPanel() {
+  const launch = usePortalApi('admin').launch;
+  const navigate = useNavigate();
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, touchedFields, isSubmitted, isSubmitting },
+  } = useForm<{ customerId: string }>({ mode: 'onTouched', defaultValues: { customerId: '' } });
+
+  const launchInto = (kind: LaunchKind) =>
+    handleSubmit(async ({ customerId }) => {
+      setRefusal(null);
+      try {
+        const { token } = await launch[kind](Number(customerId.trim()));
+        navigate(paths.customerPortal.launch.href(token));
+      } catch (error) {
+        setRefusal(
+          errorCodeOf(error) === 'ItemNotFound'
+            ? launchPanelMessages.noSuchCustomer
+            : commonRefusalMessage(error),
+        );
+      }
+    });
+
+  return (
+    <form noValidate onSubmit={launchInto('customer')} aria-labelledby="launch-title">
+      <h2 id="launch-title" className="section-title">
+        Launch a customer's portal
+      </h2>
+      {refusal !== null && <FormAlert>{refusal}</FormAlert>}
+      <FormField
+        label="Customer id"
+        type="text"
+        inputMode="numeric"
+        autoComplete="off"
+        registration={register('customerId', {
+          validate: (value) => {
+            const text = value.trim();
+            if (text === '') return launchPanelMessages.enterCustomerId;
+            return validators.integer(text) === null && Number(text) > 0
+              ? true
+              : launchPanelMessages.customerIdDigits;
+          },
+        })}
+        error={isSubmitted || touchedFields.customerId === true ? errors.customerId?.message : undefined}
+      />
+      <div className="portal-actions">
+        <button className="button" type="submit" disabled={isSubmitting}>
+          Open the customer portal
+        </button>
+        <button
+          className="button button--secondary"
+          type="button"
+          disabled={isSubmitting}
+          onClick={launchInto('dashBilling')}
+        >
+          Open dash billing
+        </button>
+      </div>
+    </form>
+  );
+}

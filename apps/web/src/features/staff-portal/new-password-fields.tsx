@@ -1,0 +1,66 @@
+import type { UseFormRegister } from 'react-hook-form';
+import { FormField } from '../session/form-field.tsx';
+import { passwordAdvice } from '../session/sign-in-errors.ts';
+
+export interface NewPasswordValues {
+  newPassword: string;
+  confirmPassword: string;
+}
+
+/** What makes a strong password, said before the person chooses one rather than after a refusal. */
+export function PasswordAdvice() {
+  return (
+    <>
+      <span>{passwordAdvice.rule}</span> <span>{passwordAdvice.avoid}</span>
+    </>
+  );
+}
+
+/** The new password twice; the length is checked here, how guessable it is by the server. */
+export function NewPasswordFields<Values extends NewPasswordValues>({
+  register,
+  shownError,
+}: {
+  register: UseFormRegister<Values>;
+  /** The message a field shows now: once it is touched or the form submitted (DESIGN.md section 6). */
+  shownError: (name: keyof NewPasswordValues) => string | undefined;
+}) {
+  // The generic form's register accepts these two names, which every such form has.
+  const registerField = register as unknown as UseFormRegister<NewPasswordValues>;
+  return (
+    <>
+      <FormField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint={<PasswordAdvice />}
+        registration={registerField('newPassword', {
+          required: passwordAdvice.tooShort,
+          minLength: { value: passwordAdvice.minimumLength, message: passwordAdvice.tooShort },
+        })}
+        error={shownError('newPassword')}
+      />
+      <FormField
+        label="Confirm the new password"
+        type="password"
+        autoComplete="new-password"
+        registration={registerField('confirmPassword', {
+          validate: (value, values) => value === values.newPassword || passwordAdvice.mismatch,
+        })}
+        error={shownError('confirmPassword')}
+      />
+    </>
+  );
+}
+
+/** The refusal of a weak password: what was wrong and what a strong one looks like. */
+export function WeakPasswordAlert() {
+  return (
+    <>
+      <p>{passwordAdvice.weak}</p>
+      <p>
+        <PasswordAdvice />
+      </p>
+    </>
+  );
+}

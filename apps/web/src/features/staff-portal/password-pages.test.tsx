@@ -1,0 +1,179 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { authTokenResult, errorBody, renderPortalPage } from '../session/portal-test-kit.tsx';
+import { ChangePasswordPage } from './change-password-page.tsx';
+import { LaunchPanel } from './launch-panel.tsx';
+import { ResetPasswordPage } from './reset-password-page.tsx';
+
+const changeRoute = 'POST /api/auth/v1/admin/password/change';
+const location = () => screen.getByTestId('location').textContent;
+const alerts = () => screen.queryAllByRole('alert').map((alert) => alert.textContent);
+
+async function fillNewPassword(newPassword: string, confirmation = newPassword) {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText('New password'), newPassword);
+  await user.type(screen.getByLabelText('Confirm the new password'), confirmation);
+  return user;
+}
+
+describe('ChangePasswordPage', () => {
+  async function fillForm(newPassword: string, confirmation = newPassword) {
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Username'), 'ada');
+    await user.type(screen.getByLabelText('Current password'), 'old password');
+    await fillNewPassword(newPassword, confirmation);
+    await user.click(screen.getByRole('button', { name: 'Change the password' }));
+  }
+
+  it('checks the length and the confirmation before sending', async () => {
+    const { sent } = renderPortalPage(<ChangePasswordPage scope="admin" />, { path: '/a/change-password' });
+    await fillForm('short', 'other');
+    expect(alerts()).toEqual(['Use at least 12 characters.', 'The two new passwords are not the same.']);
+    expect(sent).toEqual([]);
+  });
+
+  it('shows a field’s error once it is touched, unlike the sign-in form', async () => {
+    renderPortalPage(<ChangePasswordPage scope="admin" />, { path: '/a/change-password' });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('New password'), 'short');
+    expect(alerts()).toEqual([]);
+    await user.tab();
+    expect(alerts()).toEqual(['Use at least 12 characters.']);
+  });
+
+  it('explains a weak password with what makes a strong one', async () => {
+    renderPortalPage(<ChangePasswordPage scope="admin" />, {
+      path: '/a/change-password',
+      routes: { [changeRoute]: { status: 400, body: errorBody('WeakPassword') } },
+    });
+    await fillForm('password1234');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('That password is too easy to guess.');
+    expect(alert.textContent).toContain('Use at least 12 characters.');
+    expect(alert.textContent).toContain('You do not need symbols, digits or capital letters.');
+  });
+
+  it.each([
+    ['InvalidSignIn', 401, 'The username or current password is not correct.'],
+    ['ItemNotFound', 404, 'The username or current password is not correct.'],
+    ['UserLocked', 401, 'This account is locked for a while'],
+  ])('explains %s', async (errorCode, status, text) => {
+    renderPortalPage(<ChangePasswordPage scope="admin" />, {
+      path: '/a/change-password',
+      routes: { [changeRoute]: { status, body: errorBody(errorCode) } },
+    });
+    await fillForm('violet harbour tractor');
+    expect((await screen.findByRole('alert')).textContent).toContain(text);
+  });
+
+  it('ends this tab’s session after a change, since the server ended every session of the account', async () => {
+    window.sessionStorage.setItem('session-guid', 'session-1');
+    const { sent, notified } = renderPortalPage(<ChangePasswordPage scope="admin" />, {
+      path: '/a/change-password',
+      routes: { [changeRoute]: { status: 204 } },
+    });
+    await fillForm('violet harbour tractor');
+    await waitFor(() => expect(location()).toBe('/a/sign-in'));
+    expect(sent[0]?.body).toEqual({
+      username: 'ada',
+      currentPassword: 'old password',
+      newPassword: 'violet harbour tractor',
+    });
+    expect(notified).toEqual([]);
+    expect(window.sessionStorage.getItem('session-guid')).toBeNull();
+  });
+
+  it('says why it opened when the password expired, with the username filled in', () => {
+    renderPortalPage(<ChangePasswordPage scope="customer" />, {
+      path: '/d/change-password',
+      state: { username: 'casey', passwordExpired: true },
+    });
+    expect(alerts()).toEqual(['Your password has expired. Choose a new one to continue.']);
+    expect((screen.getByLabelText('Username') as HTMLInputElement).value).toBe('casey');
+  });
+});
+
+describe('ResetPasswordPage', () => {
+  it('asks for a link and says so without telling whether the user exists', async () => {
+    const { sent } = renderPortalPage(<ResetPasswordPage scope="customer" />, {
+      path: '/d/reset-password',
+      routes: { 'POST /api/auth/v1/customer/password/reset': { status: 204 } },
+    });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Send the link' }));
+    expect(alerts()).toEqual(['Enter your username.']);
+    await user.type(screen.getByLabelText('Username'), 'casey');
+    await user.click(screen.getByRole('button', { name: 'Send the link' }));
+    expect((await screen.findByRole('status')).textContent).toContain('If an account has this username');
+    expect(sent.map((call) => call.body)).toEqual([{ username: 'casey' }]);
+  });
+
+  it('sets the new password with the mailed token, which leaves the address', async () => {
+    const { sent } = renderPortalPage(<ResetPasswordPage scope="customer" />, {
+      path: '/d/reset-password?token=mailed-token',
+      routes: { 'POST /api/auth/v1/customer/password/change': { status: 204 } },
+    });
+    await waitFor(() => expect(location()).toBe('/d/reset-password'));
+    const user = await fillNewPassword('violet harbour tractor');
+    await user.click(screen.getByRole('button', { name: 'Save the new password' }));
+    expect((await screen.findByRole('status')).textContent).toContain('Your password has been changed.');
+    expect(sent[0]?.body).toEqual({ resetToken: 'mailed-token', newPassword: 'violet harbour tractor' });
+  });
+
+  it.each([
+    ['InvalidState', 409, 'This link has already been used or has expired. Ask for a new one below.'],
+    ['ItemNotFound', 404, 'This link is not valid.'],
+  ])('offers a new link when the mailed one is refused (%s)', async (errorCode, status, text) => {
+    renderPortalPage(<ResetPasswordPage scope="admin" />, {
+      path: '/a/reset-password?token=old-token',
+      routes: { 'POST /api/auth/v1/admin/password/change': { status, body: errorBody(errorCode) } },
+    });
+    const user = await fillNewPassword('violet harbour tractor');
+    await user.click(screen.getByRole('button', { name: 'Save the new password' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(text);
+    expect(screen.getByRole('button', { name: 'Send the link' })).toBeTruthy();
+  });
+});
+
+describe('LaunchPanel', () => {
+  function renderPanel(routes = {}) {
+    window.sessionStorage.setItem(
+      'admin-token',
+      JSON.stringify({
+        ...authTokenResult(),
+        token: authTokenResult().accessToken,
+        refreshAt: Date.now() + 600_000,
+        expiresAt: Date.now() + 3_600_000,
+      }),
+    );
+    return renderPortalPage(<LaunchPanel />, { path: '/a/home', routes });
+  }
+
+  it.each([
+    ['', 'Enter the customer id.'],
+    ['12ab', 'A customer id is a whole number, such as 1001.'],
+    ['0', 'A customer id is a whole number, such as 1001.'],
+  ])('refuses the customer id %j before sending', async (value, message) => {
+    const { sent } = renderPanel();
+    const user = userEvent.setup();
+    if (value !== '') await user.type(screen.getByLabelText('Customer id'), value);
+    await user.click(screen.getByRole('button', { name: 'Open the customer portal' }));
+    expect(alerts()).toEqual([message]);
+    expect(sent).toEqual([]);
+  });
+
+  it.each([
+    ['Open the customer portal', 'customer'],
+    ['Open dash billing', 'dashbilling'],
+  ])('%s launches and opens the customer portal with the token', async (button, kind) => {
+    const { sent } = renderPanel({
+      [`POST /api/auth/v1/launch/${kind}/1001`]: { status: 200, body: { token: 'launch token' } },
+    });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Customer id'), '1001');
+    await user.click(screen.getByRole('button', { name: button }));
+    await waitFor(() => expect(location()).toBe('/d/launch?token=launch+token'));
+    expect(sent.map((call) => call.route)).toEqual([`POST /api/auth/v1/launch/${kind}/1001`]);
+  });
+});

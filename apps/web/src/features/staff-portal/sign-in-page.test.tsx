@@ -1,0 +1,91 @@
+import { storageKeys } from '@entry/domain';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { authTokenResult, errorBody, renderPortalPage } from '../session/portal-test-kit.tsx';
+import { SignInPage } from './sign-in-page.tsx';
+
+const signInRoute = 'POST /api/auth/v1/admin/sign-in';
+
+const location = () => screen.getByTestId('location').textContent;
+
+async function fillAndSubmit(username = 'ada', password = 'correct horse') {
+  const user = userEvent.setup();
+  if (username !== '') await user.type(screen.getByLabelText('Username'), username);
+  if (password !== '') await user.type(screen.getByLabelText('Password'), password);
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+describe('SignInPage', () => {
+  it('shows field errors only once the form is submitted, and sends nothing while invalid', async () => {
+    const user = userEvent.setup();
+    const { sent } = renderPortalPage(<SignInPage scope="admin" />, { path: '/a/sign-in' });
+    await user.click(screen.getByLabelText('Username'));
+    await user.tab();
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([
+      'Enter your username.',
+      'Enter your password.',
+    ]);
+    expect(screen.getByLabelText('Username').getAttribute('aria-invalid')).toBe('true');
+    expect(sent).toEqual([]);
+  });
+
+  it.each([
+    ['InvalidSignIn', 401, 'The username or password is not correct. Check both and try again.'],
+    ['UserLocked', 401, 'This account is locked for a while after too many failed sign-ins.'],
+    ['ToManyRequests', 429, 'There have been too many attempts from your network.'],
+    ['InvalidValue', 400, 'We could not complete this just now. Please try again in a moment.'],
+  ])('explains a refused sign-in (%s) in plain words', async (errorCode, status, text) => {
+    renderPortalPage(<SignInPage scope="admin" />, {
+      path: '/a/sign-in',
+      routes: { [signInRoute]: { status, body: errorBody(errorCode) } },
+    });
+    await fillAndSubmit();
+    expect((await screen.findByRole('alert')).textContent).toContain(text);
+    expect(location()).toBe('/a/sign-in');
+  });
+
+  it('sends an expired password to the change page with the username', async () => {
+    renderPortalPage(<SignInPage scope="customer" />, {
+      path: '/d/sign-in',
+      routes: { 'POST /api/auth/v1/customer/sign-in': { status: 401, body: errorBody('PasswordExpired') } },
+    });
+    await fillAndSubmit('casey');
+    await waitFor(() => expect(location()).toBe('/d/change-password'));
+  });
+
+  it('signs in with the trimmed username and goes home, or back to the page an ended session left', async () => {
+    const { sent } = renderPortalPage(<SignInPage scope="admin" />, {
+      path: '/a/sign-in',
+      routes: { [signInRoute]: { status: 200, body: authTokenResult() } },
+    });
+    await fillAndSubmit('  ada  ');
+    await waitFor(() => expect(location()).toBe('/a/home'));
+    expect(sent[0]?.body).toEqual({ username: 'ada', password: 'correct horse' });
+    expect(window.sessionStorage.getItem('admin-token')).toContain('"accessType":"Admin"');
+  });
+
+  it('returns to the saved page of its own portal only', async () => {
+    window.sessionStorage.setItem(storageKeys.redirect, '/a/change-password');
+    renderPortalPage(<SignInPage scope="admin" />, {
+      path: '/a/sign-in',
+      routes: { [signInRoute]: { status: 200, body: authTokenResult() } },
+    });
+    await fillAndSubmit();
+    await waitFor(() => expect(location()).toBe('/a/change-password'));
+    expect(window.sessionStorage.getItem(storageKeys.redirect)).toBeNull();
+  });
+
+  it('ignores a saved page of another portal', async () => {
+    window.sessionStorage.setItem(storageKeys.redirect, '/d/home');
+    renderPortalPage(<SignInPage scope="admin" />, {
+      path: '/a/sign-in',
+      routes: { [signInRoute]: { status: 200, body: authTokenResult() } },
+    });
+    await fillAndSubmit();
+    await waitFor(() => expect(location()).toBe('/a/home'));
+  });
+});

@@ -1,0 +1,78 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/** In development the Vite server stands in for apps/server, which fills this in production. */
+const developmentAppConfig = {
+  domain: 'localhost',
+  scheme: 'http',
+  port: '5173',
+  adminDomainMarkers: ['admin'],
+  dashDomainMarkers: ['dash'],
+};
+
+/**
+ * react-router publishes its development build under the plain `import` condition; the app ships
+ * its production build (no dev warnings), which counts against the entry budget (DESIGN.md section 8).
+ */
+const reactRouterProduction = fileURLToPath(
+  new URL('../../node_modules/react-router/dist/production/index.mjs', import.meta.url),
+);
+
+export default defineConfig(({ command }) => ({
+  plugins: [
+    react(),
+    {
+      // apps/server writes `<script type="application/json" id="app-config">` before </head>
+      // (apps/server/src/web.ts); the dev server does the same.
+      name: 'development-app-config',
+      apply: 'serve',
+      transformIndexHtml: () => [
+        {
+          tag: 'script',
+          attrs: { type: 'application/json', id: 'app-config' },
+          children: JSON.stringify(developmentAppConfig),
+          injectTo: 'head',
+        },
+      ],
+    },
+    VitePWA({
+      registerType: 'prompt',
+      // The app registers the worker itself, once it is stable (src/lib/service-worker.ts).
+      injectRegister: false,
+      manifest: {
+        name: 'Account Access',
+        short_name: 'Account Access',
+        description: 'Find your organisation and open your account.',
+        theme_color: '#0b4f8a',
+        background_color: '#f3f5f8',
+        display: 'standalone',
+        start_url: '/',
+        icons: [{ src: '/logo.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,webmanifest}'],
+        navigateFallback: 'index.html',
+        // The API and the one-click unsubscribe are never answered from the cache.
+        navigateFallbackDenylist: [/^\/api\//],
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+  resolve: {
+    alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    // Every browser that runs this target preloads modules natively; the polyfill would only cost bytes.
+    modulePreload: { polyfill: false },
+  },
+  server: {
+    proxy: {
+      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+    },
+  },
+}));

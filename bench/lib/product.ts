@@ -1,0 +1,102 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createPopulation, type Population } from './population.ts';
+import { type ServerProcess, startServer } from './processes.ts';
+
+/** The part of DATA_DIR/demo.json (DESIGN.md section 7) the scenarios use. */
+export interface Demo {
+  tenant: { subdomain: string; customerId: number };
+  admin: { username: string; password: string };
+  identityTokens: { direct: string; last4Ssn: string };
+  verification: { last4Ssn: string };
+}
+
+export interface ProductOptions {
+  name: string;
+  port: number;
+  /** Unset: PGlite in a fresh DATA_DIR. */
+  databaseUrl?: string;
+  redisUrl?: string;
+  /** Shared by instances of one deployment: the signing key and the pepper. */
+  secrets?: ProductSecrets;
+  env?: Record<string, string>;
+  /**
+   * Consumers with letter links to create with the operator CLI after the first start (which
+   * seeds the demo); the server is then started again on the same data, as after a deployment.
+   */
+  population?: number;
+}
+
+export interface ProductSecrets {
+  signingKey: string;
+  kbaPepper: string;
+}
+
+export function newSecrets(): ProductSecrets {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  return {
+    signingKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    kbaPepper: randomBytes(32).toString('base64url'),
+  };
+}
+
+export interface RunningProduct {
+  server: ServerProcess;
+  demo: Demo;
+  dataDir: string;
+  population?: Population;
+}
+
+/**
+ * Starts `apps/server/src/main.ts serve` in its own process with the product's default settings
+ * (LOG_LEVEL, RATE_LIMIT_FAILURES and the rest unset), a fresh DATA_DIR, and the demo data it seeds.
+ */
+export async function startProduct(options: ProductOptions): Promise<RunningProduct> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), `entry-bench-${options.name}-`));
+  const secrets = options.secrets ?? newSecrets();
+  const env: Record<string, string> = {
+    PORT: String(options.port),
+    BIND_ADDRESS: '127.0.0.1',
+    DATA_DIR: dataDir,
+    AUTH_SIGNING_KEY: secrets.signingKey,
+    KBA_PEPPER: secrets.kbaPepper,
+    ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
+    ...(options.redisUrl === undefined ? {} : { REDIS_URL: options.redisUrl }),
+    ...options.env,
+  };
+  const launch = () =>
+    startServer({
+      name: options.name,
+      script: 'apps/server/src/main.ts',
+      args: ['serve'],
+      env,
+      port: options.port,
+      readyPath: '/api/auth/.well-known/jwks.json',
+    });
+  let server = await launch();
+  const demo = JSON.parse(await readFile(path.join(dataDir, 'demo.json'), 'utf8')) as Demo;
+  if (options.population === undefined) return { server, demo, dataDir };
+  await server.stop();
+  const population = await createPopulation(options.population, demo.tenant.subdomain, dataDir, env);
+  server = await launch();
+  return { server, demo, dataDir, population };
+}
+
+/** One direct identity-token sign-in: a fresh consumer session, for the refresh chain. */
+export async function directSignIn(baseUrl: string, demo: Demo): Promise<{ refreshToken: string }> {
+  const response = await fetch(`${baseUrl}/api/auth/v1/consumer/sign-in/identity-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(directSignInBody(demo)),
+  });
+  if (!response.ok) throw new Error(`direct sign-in answered ${response.status}`);
+  return (await response.json()) as { refreshToken: string };
+}
+
+export const directSignInBody = (demo: Demo) => ({
+  token: demo.identityTokens.direct,
+  customerId: demo.tenant.customerId,
+  subdomain: demo.tenant.subdomain,
+});

@@ -1,0 +1,212 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
+import { type Browser, chromium } from '@playwright/test';
+import lighthouse from 'lighthouse';
+import { runSeconds } from '../lib/load.ts';
+import { describeMachine } from '../lib/machine.ts';
+import { repoRoot } from '../lib/processes.ts';
+import { type RunningProduct, startProduct } from '../lib/product.ts';
+import type { SuiteRecorder as Recorder } from '../lib/results.ts';
+import { SuiteRecorder } from '../lib/results.ts';
+
+const chromiumPath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const port = 18_080;
+const gzipBytes = (content: Buffer) => gzipSync(content).length;
+
+async function run(command: string, args: string[], cwd: string): Promise<void> {
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`);
+}
+
+/** Builds apps/web into a directory of the benchmark's own, so nobody else's build is disturbed. */
+async function buildWeb(): Promise<string> {
+  const outDir = await mkdtemp(path.join(tmpdir(), 'entry-bench-web-'));
+  await run(
+    'npx',
+    ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'],
+    path.join(repoRoot, 'apps/web'),
+  );
+  return outDir;
+}
+
+/** The entry chunk and the chunks index.html preloads with it, gzipped, as the build wrote them. */
+async function distEntryGzip(distDir: string): Promise<number> {
+  const html = await readFile(path.join(distDir, 'index.html'), 'utf8');
+  const sources = [
+    ...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g),
+    ...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g),
+  ].map((match) => match[1] ?? '');
+  let total = 0;
+  for (const source of new Set(sources)) total += gzipBytes(await readFile(path.join(distDir, source)));
+  return total;
+}
+
+async function measureEntryPage(browser: Browser, recorder: Recorder, baseUrl: string): Promise<void> {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const scripts: Promise<{ file: string; bytes: number }>[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    const file = path.basename(new URL(response.url()).pathname);
+    scripts.push(response.body().then((body) => ({ file, bytes: gzipBytes(body) })));
+  });
+  await page.goto(`${baseUrl}/`, { waitUntil: 'networkidle' });
+  const loaded = await Promise.all(scripts);
+  recorder.record(
+    'entry.loadedJsGzipBytes',
+    loaded.reduce((sum, { bytes }) => sum + bytes, 0),
+  );
+  recorder.record('entry.loadedJsFiles', loaded.length);
+  recorder.record('entry.loadedJsDetail', loaded.map(({ file, bytes }) => `${file} ${bytes}`).join(', '));
+  await context.close();
+}
+
+/** Opens the Direct link on a cold browser and waits for the target page; every API call is listed. */
+async function measureDirectLink(
+  browser: Browser,
+  recorder: Recorder,
+  product: RunningProduct,
+): Promise<void> {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const apiCalls: string[] = [];
+  const token = product.demo.identityTokens.direct;
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/')) {
+      apiCalls.push(`${request.method()} ${url.pathname.replace(token, '{token}')}`);
+    }
+  });
+  const started = performance.now();
+  await page.goto(`http://${product.demo.tenant.subdomain}.localhost:${port}/${token}`);
+  await page.waitForURL(/\/c\//, { timeout: 15_000 });
+  await page.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 15_000 });
+  recorder.record('directLink.ms', Math.round(performance.now() - started));
+  recorder.record('directLink.apiCallsWhenRendered', apiCalls.length);
+  await page.waitForLoadState('networkidle');
+  recorder.record('directLink.apiCalls', apiCalls.join(', '));
+  const expected = [
+    'GET /api/auth/v1/access/sender',
+    'GET /api/auth/v1/consumers/token/{token}',
+    'POST /api/auth/v1/consumer/sign-in/identity-token',
+  ];
+  const parallelPair = [...apiCalls.slice(0, 2)].sort();
+  recorder.record(
+    'directLink.exactlyThreeCalls',
+    apiCalls.length === 3 &&
+      parallelPair.join() === expected.slice(0, 2).join() &&
+      apiCalls[2] === expected[2],
+  );
+  await context.close();
+}
+
+/** Lighthouse's default (mobile, simulated throttling) on one page, through a Chromium of our own. */
+async function lighthouseScores(
+  url: string,
+): Promise<{ scores: Record<string, number>; weakAudits: string }> {
+  const profile = await mkdtemp(path.join(tmpdir(), 'entry-bench-chromium-'));
+  const debuggingPort = 19_222;
+  const chromiumProcess = spawn(
+    chromiumPath,
+    [
+      ...chromiumArgs,
+      `--remote-debugging-port=${debuggingPort}`,
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ],
+    { stdio: 'ignore' },
+  );
+  try {
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      const ready = await fetch(`http://127.0.0.1:${debuggingPort}/json/version`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (ready) break;
+      await delay(200);
+    }
+    const result = await lighthouse(url, {
+      port: debuggingPort,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+    });
+    const categories = result?.lhr.categories ?? {};
+    const audits = result?.lhr.audits ?? {};
+    const weak = (categories.performance?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0)
+      .map((ref) => audits[ref.id])
+      .filter((audit) => audit !== undefined && audit.score !== null && audit.score < 0.9)
+      .map((audit) => `${audit?.id} ${audit?.displayValue ?? ''}`.trim());
+    return {
+      scores: Object.fromEntries(
+        Object.entries(categories).map(([id, category]) => [id, Math.round((category.score ?? 0) * 100)]),
+      ),
+      weakAudits: weak.join(', '),
+    };
+  } finally {
+    chromiumProcess.kill('SIGTERM');
+    await new Promise((resolve) => chromiumProcess.once('exit', resolve));
+    await rm(profile, { recursive: true, force: true });
+  }
+}
+
+async function measureLighthouse(recorder: Recorder, product: RunningProduct): Promise<void> {
+  const pages = {
+    picker: `http://localhost:${port}/`,
+    verifyIdentity: `http://${product.demo.tenant.subdomain}.localhost:${port}/c/verify-identity`,
+  };
+  const lowest: Record<string, number> = {};
+  for (const [name, url] of Object.entries(pages)) {
+    const { scores, weakAudits } = await lighthouseScores(url);
+    recorder.record(`lighthouse.${name}.performanceBelow90`, weakAudits);
+    for (const [category, score] of Object.entries(scores)) {
+      recorder.record(`lighthouse.${name}.${category}`, score);
+      lowest[category] = Math.min(lowest[category] ?? 100, score);
+    }
+  }
+  recorder.record('lighthouse.performance', lowest.performance ?? 0);
+  recorder.record('lighthouse.accessibility', lowest.accessibility ?? 0);
+  recorder.record('lighthouse.bestPractices', lowest['best-practices'] ?? 0);
+}
+
+export async function runBrowserSuite(): Promise<void> {
+  const recorder = new SuiteRecorder('browser', describeMachine(), runSeconds);
+  const webDist = await buildWeb();
+  recorder.record('entry.distJsGzipBytes', await distEntryGzip(webDist));
+  const product = await startProduct({ name: 'product-browser', port, env: { WEB_DIST_DIR: webDist } });
+  try {
+    const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    try {
+      await measureEntryPage(browser, recorder, product.server.baseUrl.replace('127.0.0.1', 'localhost'));
+      await measureDirectLink(browser, recorder, product);
+    } finally {
+      await browser.close();
+    }
+    try {
+      await measureLighthouse(recorder, product);
+    } catch (error) {
+      recorder.note(
+        `Lighthouse could not run here: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  } finally {
+    await product.server.stop();
+    await rm(webDist, { recursive: true, force: true });
+  }
+  await recorder.save();
+}

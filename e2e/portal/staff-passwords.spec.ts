@@ -1,0 +1,170 @@
+import { expect, signInAsStaff, test } from './support/portal-test.ts';
+
+const weakPassword = 'password1234';
+const strongPassword = () => `violet harbour ${Math.random().toString(36).slice(2, 8)} tractor`;
+
+test.describe('password reset and change', () => {
+  test('a customer resets the password through the mailed link', async ({
+    page,
+    portal,
+    expectNoAxeViolations,
+  }) => {
+    const customer = await portal.createStaffUser('customer');
+    await page.goto(`${portal.apps}/d/sign-in`);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await expect(page).toHaveURL(`${portal.apps}/d/reset-password`);
+    await expectNoAxeViolations();
+    await page.getByLabel('Username').fill(customer.username);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'we have sent a link' })).toBeVisible();
+
+    const mail = await portal.waitForMail(customer.email, /reset/i);
+    const link = /https?:\/\/\S+\/d\/reset-password\?token=\S+/.exec(mail.text)?.[0];
+    expect(link).toBeDefined();
+    await page.goto(link ?? '');
+    // The token leaves the address bar once read.
+    await expect(page).toHaveURL(`${portal.apps}/d/reset-password`);
+    await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+    await expectNoAxeViolations();
+
+    await page.getByLabel('New password', { exact: true }).fill(weakPassword);
+    await page.getByLabel('Confirm the new password').fill(weakPassword);
+    await page.getByRole('button', { name: 'Save the new password' }).click();
+    await expect(page.getByRole('alert')).toContainText('That password is too easy to guess.');
+    await expect(page.getByRole('alert')).toContainText('Use at least 12 characters.');
+
+    const newPassword = strongPassword();
+    await page.getByLabel('New password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Confirm the new password').fill(newPassword);
+    await page.getByRole('button', { name: 'Save the new password' }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Your password has been changed.' }),
+    ).toBeVisible();
+
+    await signInAsStaff(page, portal, 'd', { username: customer.username, password: newPassword });
+
+    // The link works once.
+    await page.goto(link ?? '');
+    await page.getByLabel('New password', { exact: true }).fill(strongPassword());
+    await page
+      .getByLabel('Confirm the new password')
+      .fill(await page.getByLabel('New password', { exact: true }).inputValue());
+    await page.getByRole('button', { name: 'Save the new password' }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      'This link has already been used or has expired. Ask for a new one below.',
+    );
+  });
+
+  test('an admin changes the password: a weak one is explained, a strong one works', async ({
+    page,
+    portal,
+    expectNoAxeViolations,
+  }) => {
+    const admin = await portal.createStaffUser('admin');
+    await page.goto(`${portal.apps}/a/change-password`);
+    await page.getByLabel('Username').fill(admin.username);
+    await page.getByLabel('Current password').fill(admin.password);
+    await page.getByLabel('New password', { exact: true }).fill('short');
+    await page.getByLabel('Confirm the new password').fill('different');
+    await page.getByRole('button', { name: 'Change the password' }).click();
+    await expect(page.getByText('Use at least 12 characters.', { exact: true })).toBeVisible();
+    await expect(page.getByText('The two new passwords are not the same.')).toBeVisible();
+    await expectNoAxeViolations();
+
+    await page.getByLabel('New password', { exact: true }).fill(weakPassword);
+    await page.getByLabel('Confirm the new password').fill(weakPassword);
+    await page.getByRole('button', { name: 'Change the password' }).click();
+    await expect(page.getByRole('alert')).toContainText('That password is too easy to guess.');
+    await expect(page.getByRole('alert')).toContainText(
+      'You do not need symbols, digits or capital letters.',
+    );
+
+    const newPassword = strongPassword();
+    await page.getByLabel('New password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Confirm the new password').fill(newPassword);
+    await page.getByRole('button', { name: 'Change the password' }).click();
+    await expect(page).toHaveURL(`${portal.apps}/a/sign-in`);
+    await expect(
+      page
+        .getByRole('status')
+        .filter({ hasText: 'Your password has been changed. Sign in with your new password.' }),
+    ).toBeVisible();
+    await signInAsStaff(page, portal, 'a', { username: admin.username, password: newPassword });
+  });
+
+  test('an expired password leads to the change page, then signs in with the new one', async ({
+    page,
+    portal,
+  }) => {
+    await portal.setMaxPasswordAgeDays(90);
+    try {
+      const customer = await portal.createStaffUser('customer', { passwordAgeDays: 120 });
+      await page.goto(`${portal.apps}/d/sign-in`);
+      await page.getByLabel('Username').fill(customer.username);
+      await page.getByLabel('Password', { exact: true }).fill(customer.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+
+      await expect(page).toHaveURL(`${portal.apps}/d/change-password`);
+      await expect(page.getByRole('alert')).toHaveText(
+        'Your password has expired. Choose a new one to continue.',
+      );
+      await expect(page.getByLabel('Username')).toHaveValue(customer.username);
+      const newPassword = strongPassword();
+      await page.getByLabel('Current password').fill(customer.password);
+      await page.getByLabel('New password', { exact: true }).fill(newPassword);
+      await page.getByLabel('Confirm the new password').fill(newPassword);
+      await page.getByRole('button', { name: 'Change the password' }).click();
+      await expect(page).toHaveURL(`${portal.apps}/d/sign-in`);
+      await signInAsStaff(page, portal, 'd', { username: customer.username, password: newPassword });
+    } finally {
+      await portal.setMaxPasswordAgeDays(null);
+    }
+  });
+});
+
+test.describe('launch', () => {
+  test('an admin launches a customer portal, which shows the launch banner naming the admin', async ({
+    page,
+    portal,
+    expectNoAxeViolations,
+  }) => {
+    const admin = await portal.createStaffUser('admin');
+    await signInAsStaff(page, portal, 'a', admin);
+    await page.getByRole('button', { name: 'Open the customer portal' }).click();
+    await expect(page.getByText('Enter the customer id.')).toBeVisible();
+    await page.getByLabel('Customer id').fill('999999');
+    await page.getByRole('button', { name: 'Open the customer portal' }).click();
+    await expect(page.getByRole('alert')).toHaveText('No customer has this id.');
+
+    await page.getByLabel('Customer id').fill(String(portal.demo.tenant.customerId));
+    await page.getByRole('button', { name: 'Open the customer portal' }).click();
+    await expect(page).toHaveURL(`${portal.apps}/d/home`);
+    const banner = page.getByRole('complementary', { name: 'Launched session' });
+    await expect(banner).toContainText(`Launched by ${admin.displayName}.`);
+    await expect(page.getByTestId('signed-in-as')).toHaveText(
+      `${admin.displayName}, launched from the admin portal`,
+    );
+    await expect(page.getByText(portal.demo.tenant.customerName)).toBeVisible();
+    await expectNoAxeViolations();
+
+    // Every customer page shows it while the session is launched.
+    await page.goto(`${portal.apps}/d/change-password`);
+    await expect(banner).toBeVisible();
+  });
+
+  test('dash billing launches too, and a launch token works only once', async ({ page, portal }) => {
+    const admin = await portal.createStaffUser('admin');
+    await signInAsStaff(page, portal, 'a', admin);
+    await page.getByLabel('Customer id').fill(String(portal.demo.tenant.customerId));
+    const launched = page.waitForRequest((request) => request.url().includes('/sign-in/token'));
+    await page.getByRole('button', { name: 'Open dash billing' }).click();
+    const token = launched.then((request) => request.postDataJSON() as { token: string });
+    await expect(page).toHaveURL(`${portal.apps}/d/home`);
+    await expect(page.getByRole('complementary', { name: 'Launched session' })).toBeVisible();
+
+    await page.goto(`${portal.apps}/d/launch?token=${encodeURIComponent((await token).token)}`);
+    await expect(page.getByRole('alert')).toContainText(
+      'This launch link has already been used or has expired',
+    );
+  });
+});

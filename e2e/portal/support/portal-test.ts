@@ -1,0 +1,35 @@
+import type { Page } from '@playwright/test';
+import { test as base, expect } from '../../fixtures.ts';
+import { type PortalServer, startPortalServer } from './portal-server.ts';
+
+/**
+ * The suite's fixtures plus `portal`: a server of this worker's own with a real SMTP server
+ * (DESIGN.md section 7 data, plus accounts and links each test makes for itself).
+ */
+export const test = base.extend<object, { portal: PortalServer }>({
+  portal: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+    async ({}, use) => {
+      const server = await startPortalServer();
+      await use(server);
+      await server.close();
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
+});
+
+export { expect };
+
+/** Signs a staff member in through the page, as a person would. */
+export async function signInAsStaff(
+  page: Page,
+  portal: PortalServer,
+  scope: 'a' | 'd',
+  account: { username: string; password: string },
+): Promise<void> {
+  await page.goto(`${portal.apps}/${scope}/sign-in`);
+  await page.getByLabel('Username').fill(account.username);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(`${portal.apps}/${scope}/home`);
+}

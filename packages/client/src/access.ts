@@ -1,0 +1,35 @@
+import { type AccessResult, accessResultSchema } from '@entry/domain';
+import { type HttpClient, requireParameter } from './http.ts';
+import { plainReader } from './wire.ts';
+
+export interface AccessApi {
+  /** GET /v1/access/:subdomain; 404 when no tenant has that subdomain. */
+  bySubdomain(subdomain: string | null | undefined): Promise<AccessResult>;
+  /** GET /v1/access/customer/:customerId. */
+  byCustomerId(customerId: number | null | undefined): Promise<AccessResult>;
+}
+
+const accessReader = plainReader(accessResultSchema);
+
+export function createAccessApi(http: HttpClient): AccessApi {
+  return {
+    async bySubdomain(subdomain) {
+      return http.call({
+        method: 'GET',
+        path: `/api/auth/v1/access/${requireParameter('subdomain', subdomain)}`,
+        reader: accessReader,
+        listed: [404],
+        session: 'optional',
+      });
+    },
+    async byCustomerId(customerId) {
+      return http.call({
+        method: 'GET',
+        path: `/api/auth/v1/access/customer/${requireParameter('customerId', customerId)}`,
+        reader: accessReader,
+        listed: [],
+        session: 'optional',
+      });
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import type { ErrorBody, ErrorCode } from '@entry/domain';
+
+/**
+ * - `listed`: a status the call's contract lists (spec section 7, plus DESIGN.md's 400/401/403/429).
+ * - `unexpected`: any other status but 200 and 204, or a 200 whose body breaks the wire schema.
+ * - `notAuthorized`: the session is gone (expired token, or a 401 on a call sent with a bearer token).
+ * - `parameter`: a client-side check failed; nothing was sent.
+ * - `network`: the request never got an answer.
+ */
+export type ApiErrorKind = 'listed' | 'unexpected' | 'notAuthorized' | 'parameter' | 'network';
+
+export interface ApiErrorDetails {
+  status?: number | undefined;
+  response?: Response | undefined;
+  body?: ErrorBody | undefined;
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly kind: ApiErrorKind;
+  readonly status: number | undefined;
+  /** The raw response; its body is still unread (the client reads a clone). */
+  readonly response: Response | undefined;
+  /** The parsed error body of a listed status, when the server sent one. */
+  readonly body: ErrorBody | undefined;
+
+  constructor(kind: ApiErrorKind, message: string, details: ApiErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.kind = kind;
+    this.status = details.status;
+    this.response = details.response;
+    this.body = details.body;
+  }
+
+  get errorCode(): ErrorCode | undefined {
+    return this.body?.errorCode;
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}

@@ -1,0 +1,68 @@
+import {
+  type AuthTokenResult,
+  type IdentityTokenSignInRequest,
+  type LookupSignInRequest,
+  type LookupSignInResponse,
+  lookupSignInResponseSchema,
+} from '@entry/domain';
+import type { HttpClient } from './http.ts';
+import { authPath, signIn, signOut } from './sessions.ts';
+import { plainReader } from './wire.ts';
+
+/** Consumers sign in through a link's identity token, or by verifying who they are, then a code. */
+export interface ConsumerAuthApi {
+  /** POST /v1/consumer/sign-in/identity-token (Direct links); 404 `TokenExpired` or `ItemNotFound`. */
+  signInWithIdentityToken(request: IdentityTokenSignInRequest): Promise<AuthTokenResult>;
+  /** POST /v1/consumer/sign-in/lookup; the result may be a restricted token that only the MFA step accepts. */
+  lookupSignIn(request: LookupSignInRequest): Promise<LookupSignInResponse>;
+  /** POST /v1/consumer/sign-in/mfa?mfaCode=, sent with the restricted token. */
+  mfaSignIn(mfaCode: string): Promise<AuthTokenResult>;
+  /** POST /v1/consumer/sign-in/mfa/resend: a new code, the previous one void. */
+  resendMfa(): Promise<void>;
+  refresh(): Promise<void>;
+  signOut(): Promise<void>;
+}
+
+const lookupReader = plainReader(lookupSignInResponseSchema);
+
+export function createConsumerAuthApi(http: HttpClient): ConsumerAuthApi {
+  return {
+    signInWithIdentityToken: (request) =>
+      signIn(http, 'consumer', {
+        path: authPath('consumer', 'sign-in/identity-token'),
+        body: request,
+        listed: [400, 404],
+      }),
+    async lookupSignIn(request) {
+      const response = await http.call({
+        method: 'POST',
+        path: authPath('consumer', 'sign-in/lookup'),
+        body: request,
+        reader: lookupReader,
+        listed: [400, 403, 404, 409, 502, 504],
+        scope: 'consumer',
+        session: 'skip',
+        signInStep: true,
+      });
+      http.tokens.set(response.authToken, { scope: 'consumer' });
+      return response;
+    },
+    mfaSignIn: (mfaCode) =>
+      signIn(http, 'consumer', {
+        path: authPath('consumer', 'sign-in/mfa'),
+        query: { mfaCode },
+        listed: [400, 401, 404, 409],
+        session: 'required',
+      }),
+    resendMfa: () =>
+      http.call({
+        method: 'POST',
+        path: authPath('consumer', 'sign-in/mfa/resend'),
+        listed: [409],
+        scope: 'consumer',
+        signInStep: true,
+      }),
+    refresh: () => http.refresh('consumer'),
+    signOut: () => signOut(http, 'consumer'),
+  };
+}

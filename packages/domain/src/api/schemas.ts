@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { errorCodes } from '../errors.ts';
+import { signInTypes } from '../sign-in-types.ts';
+
+/**
+ * The wire format of every call of spec section 7 (DESIGN.md section 5). The server validates
+ * requests and responses with these; the client parses responses with them. Date-times travel as
+ * ISO 8601 UTC strings and dates as YYYY-MM-DD.
+ */
+
+const isoDateTime = z.iso.datetime();
+const isoDate = z.iso.date();
+
+export const errorItemSchema = z.object({ field: z.string(), message: z.string() });
+export const errorBodySchema = z.object({
+  errorCode: z.enum(errorCodes),
+  message: z.string(),
+  errors: z.array(errorItemSchema),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** A boolean in a query string: `true` or `false`. */
+export const queryBooleanSchema = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+export const customerIdSchema = z.coerce.number().int().positive().max(2_147_483_647);
+export const subdomainParamSchema = z.string().min(1).max(63);
+/** An identity token in a path: a guid or a shortId. */
+export const tokenParamSchema = z.string().min(1).max(64);
+
+export const accessResultSchema = z.object({
+  subdomain: z.string(),
+  /** Absolute URL of the tenant's consumer portal base, e.g. `http://sender.localhost:8080/c/`. */
+  target: z.string(),
+  customerId: z.number().int(),
+  customerName: z.string(),
+});
+export type AccessResult = z.infer<typeof accessResultSchema>;
+
+export const accessTypes = ['Admin', 'Customer', 'Launched', 'Consumer', 'MfaPending'] as const;
+export const accessTypeSchema = z.enum(accessTypes);
+export type AccessType = z.infer<typeof accessTypeSchema>;
+
+export const authTokenResultSchema = z.object({
+  accessToken: z.string(),
+  /** Minutes. */
+  accessTokenExpiresIn: z.number(),
+  refreshToken: z.string(),
+  /** Minutes. */
+  refreshTokenExpiresIn: z.number(),
+  sessionGuid: z.string(),
+  accessType: accessTypeSchema,
+  hasRestrictedAccess: z.boolean(),
+});
+export type AuthTokenResult = z.infer<typeof authTokenResultSchema>;
+
+const username = z.string().trim().min(1).max(254);
+const password = z.string().min(1).max(1024);
+
+export const passwordSignInRequestSchema = z.strictObject({ username, password });
+export type PasswordSignInRequest = z.infer<typeof passwordSignInRequestSchema>;
+
+export const launchTokenSignInRequestSchema = z.strictObject({ token: z.string().min(1).max(256) });
+export type LaunchTokenSignInRequest = z.infer<typeof launchTokenSignInRequestSchema>;
+
+/**
+ * Refresh and sign-out: the body is optional (a server sees an absent body as null). The refresh token normally travels in the httpOnly
+ * cookie scoped to the scope's path; a client without cookies may send it here instead.
+ */
+export const refreshRequestSchema = z
+  .strictObject({ refreshToken: z.string().min(1).max(256).optional() })
+  .nullish();
+export type RefreshRequest = z.infer<typeof refreshRequestSchema>;
+
+export const passwordResetRequestSchema = z.strictObject({ username });
+export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
+
+export const passwordChangeRequestSchema = z.union([
+  z.strictObject({ username, currentPassword: password, newPassword: password }),
+  z.strictObject({ resetToken: z.string().min(1).max(256), newPassword: password }),
+]);
+export type PasswordChangeRequest = z.infer<typeof passwordChangeRequestSchema>;
+
+export const identityTokenSignInRequestSchema = z.strictObject({
+  token: tokenParamSchema,
+  customerId: z.number().int().positive(),
+  subdomain: subdomainParamSchema,
+});
+export type IdentityTokenSignInRequest = z.infer<typeof identityTokenSignInRequestSchema>;
+
+export const lookupSignInRequestSchema = z.strictObject({
+  subdomain: subdomainParamSchema,
+  customerId: z.number().int().positive(),
+  token: tokenParamSchema.nullish(),
+  last4Ssn: z
+    .string()
+    .regex(/^\d{4}$/)
+    .nullish(),
+  postalCode: z
+    .string()
+    .regex(/^\d{5}$/)
+    .nullish(),
+  dateOfBirth: isoDate.nullish(),
+});
+export type LookupSignInRequest = z.infer<typeof lookupSignInRequestSchema>;
+
+export const lookupSignInResponseSchema = z.object({ authToken: authTokenResultSchema });
+export type LookupSignInResponse = z.infer<typeof lookupSignInResponseSchema>;
+
+export const mfaQuerySchema = z.strictObject({ mfaCode: z.string().regex(/^\d{6}$/) });
+
+export const launchResultSchema = z.object({ token: z.string() });
+export type LaunchResult = z.infer<typeof launchResultSchema>;
+
+export const identityTokenDataSchema = z.object({
+  paymentAmount: z.number().nullable(),
+  schedulePaymentAmount: z.number().nullable(),
+  scheduleDownPayment: z.number().nullable(),
+  scheduleInterval: z.string().nullable(),
+});
+export type IdentityTokenData = z.infer<typeof identityTokenDataSchema>;
+
+export const signInTypeSchema = z.enum(signInTypes);
+
+export const consumerIdentityTokenSchema = z.object({
+  guid: z.string(),
+  /** Only for tokens that require verification; never for Direct tokens. */
+  shortId: z.string().nullable(),
+  consumerId: z.string(),
+  customerId: z.number().int(),
+  source: z.string(),
+  createdAt: isoDateTime,
+  expiresAt: isoDateTime,
+  lastUsedAt: isoDateTime.nullable(),
+  signInType: signInTypeSchema,
+  /** Payment data: only for that consumer's own signed-in session, otherwise null. */
+  data: identityTokenDataSchema.nullable(),
+});
+export type ConsumerIdentityToken = z.infer<typeof consumerIdentityTokenSchema>;
+
+export const identityTokenQuerySchema = z.strictObject({ addAction: queryBooleanSchema.optional() });
+
+export const emailSubscriptionSchema = z.object({
+  emailAddress: z.string(),
+  unsubscribed: z.boolean(),
+  changedAt: isoDateTime,
+});
+export type EmailSubscription = z.infer<typeof emailSubscriptionSchema>;
+
+export const subscriptionTokenParamSchema = z.string().min(1).max(512);
+
+export const subscriptionUpdateQuerySchema = z.strictObject({
+  Token: subscriptionTokenParamSchema,
+  EmailAddress: z.string().max(254).optional(),
+  Unsubscribed: queryBooleanSchema,
+});
+
+export const oneClickUnsubscribeQuerySchema = z.strictObject({ token: subscriptionTokenParamSchema });
+
+/**
+ * The public configuration the server writes into `index.html` as
+ * `<script type="application/json" id="app-config">` (DESIGN.md section 4), so the app needs no
+ * extra request before it can route.
+ */
+export const appConfigSchema = z.object({
+  /** Parent domain: tenants live at `{subdomain}.{domain}`. */
+  domain: z.string(),
+  scheme: z.enum(['http', 'https']),
+  /** Port in built URLs; empty for the scheme's default port. */
+  port: z.string(),
+  adminDomainMarkers: z.array(z.string()),
+  dashDomainMarkers: z.array(z.string()),
+});
+export type AppConfig = z.infer<typeof appConfigSchema>;

@@ -1,0 +1,22 @@
+/** Consumer sign-in types (spec sections 3 and 9). */
+export const signInTypes = ['None', 'Direct', 'Last4Ssn', 'PostalCode', 'DateOfBirth'] as const;
+
+export type SignInType = (typeof signInTypes)[number];
+
+/** The verification fields a lookup sign-in needs for a token's sign-in type (DESIGN.md section 5). */
+export type VerificationField = 'last4Ssn' | 'postalCode' | 'dateOfBirth';
+
+export const allVerificationFields: readonly VerificationField[] = ['last4Ssn', 'postalCode', 'dateOfBirth'];
+
+export function verificationFieldsFor(signInType: SignInType | null): readonly VerificationField[] {
+  switch (signInType) {
+    case 'Last4Ssn':
+      return ['last4Ssn'];
+    case 'PostalCode':
+      return ['postalCode'];
+    case 'DateOfBirth':
+      return ['dateOfBirth'];
+    default:
+      return allVerificationFields;
+  }
+}
