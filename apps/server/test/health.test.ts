@@ -150,6 +150,22 @@ describe(`health, readiness and logs (${databaseLabel})`, () => {
     },
   );
 
+  it.skipIf(databaseLabel === 'PGlite')(
+    'keeps serving, and logs the loss, when PostgreSQL drops its idle connections',
+    async () => {
+      const { app, logLines } = await startApp();
+      // Parallel queries make the pool open several connections, which then sit idle.
+      await Promise.all(Array.from({ length: 4 }, () => handle.db.execute(sql`SELECT 1`)));
+      const url = new URL(database.databaseUrl ?? '');
+      const dropped = await handle.db.execute(
+        sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${url.pathname.slice(1)} AND pid <> pg_backend_pid()`,
+      );
+      expect(dropped.rows.length).toBeGreaterThan(0);
+      await expect.poll(() => logLines.some((line) => line.includes('database connection lost'))).toBe(true);
+      expect((await app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
+    },
+  );
+
   // Last: it closes the file's database.
   it('is not ready (503) when the database does not answer, while liveness still answers', async () => {
     const { app } = await startApp();

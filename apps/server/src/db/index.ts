@@ -22,6 +22,8 @@ interface MigrationSession {
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /** Where errors of idle PostgreSQL connections go (the server's logger); stderr until set. */
+  onConnectionError(listener: (error: Error) => void): void;
   close(): Promise<void>;
 }
 
@@ -112,6 +114,14 @@ async function migratePostgres(pool: pg.Pool): Promise<string[]> {
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<DatabaseHandle> {
   if (config.databaseUrl !== undefined) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    // An idle connection the database drops (a restart, a failover) must not end the process: the
+    // pool replaces it on the next query, so the error is only reported.
+    let connectionErrorListener = (error: Error) => {
+      process.stderr.write(
+        `${JSON.stringify({ level: 'error', msg: 'database connection lost', error: error.message })}\n`,
+      );
+    };
+    pool.on('error', (error) => connectionErrorListener(error));
     try {
       await migratePostgres(pool);
     } catch (error) {
@@ -121,6 +131,9 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     return {
       db: drizzlePg(pool, { schema }),
       kind: 'postgres',
+      onConnectionError: (listener) => {
+        connectionErrorListener = listener;
+      },
       close: () => pool.end(),
     };
   }
@@ -138,6 +151,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     return {
       db: drizzlePglite(client, { schema }),
       kind: 'pglite',
+      onConnectionError: () => undefined,
       close: async () => {
         await client.close();
         release();

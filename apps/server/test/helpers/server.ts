@@ -55,6 +55,17 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+async function waitForNoConnections(client: pg.Client, database: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const { rows } = await client.query<{ count: string }>(
+      'SELECT count(*) FROM pg_stat_activity WHERE datname = $1',
+      [database],
+    );
+    if (rows[0]?.count === '0') return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 export async function createTestDatabase(): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'entry-test-'));
   const kbaPepper = `test-pepper-${Math.random().toString(36).slice(2)}-${Date.now()}`;
@@ -82,6 +93,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     drop: async () => {
       const client = new pg.Client({ connectionString: testDatabaseUrl });
       await client.connect();
+      // A closed pool's connections finish closing after pool.end() resolves; forcing them out
+      // then would fail them with an error nobody listens to, so their ends are awaited first.
+      await waitForNoConnections(client, name);
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
       rmSync(dataDir, { recursive: true, force: true });
