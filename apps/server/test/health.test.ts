@@ -157,9 +157,9 @@ describe(`health, readiness and logs (${databaseLabel})`, () => {
       // Parallel queries make the pool open several connections, which then sit idle.
       await Promise.all(Array.from({ length: 4 }, () => handle.db.execute(sql`SELECT 1`)));
       const url = new URL(database.databaseUrl ?? '');
-      const dropped = await handle.db.execute(
+      const dropped = (await handle.db.execute(
         sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${url.pathname.slice(1)} AND pid <> pg_backend_pid()`,
-      );
+      )) as { rows: unknown[] };
       expect(dropped.rows.length).toBeGreaterThan(0);
       await expect.poll(() => logLines.some((line) => line.includes('database connection lost'))).toBe(true);
       expect((await app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
