@@ -164,6 +164,25 @@ describe('a sign-in call', () => {
     expect(client.tokens.get()?.token).toBe('still-mine');
   });
 
+  it.each([
+    ['a wrong answer', 409, 'InvalidSignIn'],
+    ['a locked link', 403, 'UserLocked'],
+    ['a server failure', 500, 'Unknown'],
+  ])(
+    'leaves %s (%i %s) to its page: no snack-bar message, but an update check',
+    async (_case, status, code) => {
+      const { client, hooks } = setup(() => json(errorBody(code), status), { scope: 'consumer' });
+
+      const error = await rejectionOf(
+        client.consumerAuth.lookupSignIn({ subdomain: 'sender', customerId: 1001, last4Ssn: '9999' }),
+      );
+
+      expect(error.status).toBe(status);
+      expect(hooks.notified).toEqual([]);
+      expect(hooks.updateChecks).toBe(1);
+    },
+  );
+
   it("treats a 401 of the MFA step, sent with the restricted token, as its page's", async () => {
     const { client, hooks } = setup(() => json(errorBody('NotAuthorized'), 401), { scope: 'consumer' });
     client.tokens.set(authTokenResult({ hasRestrictedAccess: true, accessType: 'MfaPending' }));

@@ -56,7 +56,7 @@ export interface CallSpec {
    * - `skip`: send at once (refresh, sign-out, and the sign-ins, which start a session).
    */
   session?: 'required' | 'optional' | 'skip';
-  /** A step of signing in: its 401 belongs to its page and does not end a session. */
+  /** A step of signing in: its page shows every refusal itself, and a 401 does not end a session. */
   signInStep?: boolean;
 }
 
@@ -156,8 +156,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   function failed(error: ApiError, scope: Scope, sentWithBearer: boolean, spec: CallSpec): never {
     hooks.requestUpdateCheck();
+    // A sign-in page explains every refusal in words of its own (a wrong answer, a lock); the generic
+    // "try again later" beside it would tell the person the opposite (docs/decisions/005).
+    if (spec.signInStep) throw error;
     if (error.status === 401) {
-      if (spec.signInStep) throw error;
       if (sentWithBearer) {
         endSession(scope, { status: error.status, response: error.response, body: error.body });
       }
