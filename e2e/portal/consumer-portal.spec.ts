@@ -115,6 +115,8 @@ test.describe('consumer sign-in through a link', () => {
         await expect(page.getByRole('alert')).toHaveText(
           'These details do not match our records. Check them and try again.',
         );
+        // The page explains the refusal; the generic "try again later" would contradict it (decision 005).
+        await expect(page.getByText('The server returned an error. Please try again later.')).toHaveCount(0);
       }
     }
     await page.getByLabel('ZIP code').fill(link.answers.postalCode);
