@@ -5,6 +5,7 @@ export * from './errors.ts';
 export * from './messages.ts';
 export * from './scopes.ts';
 export * from './sign-in-types.ts';
+export * from './subdomain-field.ts';
 export * from './targets.ts';
 export * from './tokens.ts';
 export * from './us-states.ts';

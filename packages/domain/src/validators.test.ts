@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { subdomainFieldMessages } from './messages.ts';
+import { validateSubdomainField } from './subdomain-field.ts';
 import { usStates } from './us-states.ts';
-import { type FieldValue, type Validator, validateSubdomainField, validators } from './validators.ts';
+import { type FieldValue, type Validator, validators } from './validators.ts';
 
 const passes = (validate: Validator, value: FieldValue) => validate(value) === null;
 

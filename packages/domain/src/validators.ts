@@ -1,18 +1,17 @@
-import { subdomainLength } from './constants.ts';
 import { isValidCalendarDate } from './dates.ts';
-import { subdomainFieldMessages } from './messages.ts';
 import { findUsState } from './us-states.ts';
+import {
+  type FieldValue,
+  fail,
+  isEmpty,
+  matches,
+  rule,
+  subdomainPattern,
+  type ValidationError,
+  type Validator,
+} from './validation-core.ts';
 
-/** A form value: form controls give strings; numbers work too. */
-export type FieldValue = string | number | null | undefined;
-
-export interface ValidationError {
-  key: string;
-  message: string;
-}
-
-/** Returns null when the value passes. Every shared validator passes null, undefined and ''. */
-export type Validator<Value = FieldValue> = (value: Value) => ValidationError | null;
+export type { FieldValue, ValidationError, Validator } from './validation-core.ts';
 
 export type ClientIdValue = FieldValue | readonly (string | number)[];
 
@@ -59,23 +58,6 @@ export const validatorMessages = {
   validOptionValidator: 'Choose one of the listed options.',
 } as const;
 
-function isEmpty(value: unknown): value is null | undefined | '' {
-  return value === null || value === undefined || value === '';
-}
-
-function fail(key: string, message: string): ValidationError {
-  return { key, message };
-}
-
-/** A validator that fails with `key`/`message` when a non-empty value does not satisfy `test`. */
-function rule(key: string, message: string, test: (text: string) => boolean): Validator {
-  return (value) => (isEmpty(value) || test(String(value)) ? null : fail(key, message));
-}
-
-function matches(pattern: RegExp): (text: string) => boolean {
-  return (text) => pattern.test(text);
-}
-
 const digitsPattern = /^\d+$/;
 const decimalPattern = /^\d+(?:\.\d+)?$/;
 const numericPattern = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
@@ -88,7 +70,6 @@ const usPhonePattern = /^(?:1[ .-]?)?(?:\(\d{3}\)|\d{3})[ .-]?\d{3}[ .-]?\d{4}$/
 const shortCodePattern = /^[1-9]\d{4}$/;
 const ssnPattern = /^\d{3}-?\d{2}-?\d{4}$/;
 const dayMonthYearPattern = /^(\d{1,2})([/-])(\d{1,2})\2(\d{4})$/;
-const subdomainPattern = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const zerosPattern = /^0+(?:\.0+)?$/;
 const whiteSpacePattern = /^\s+$/;
 
@@ -207,22 +188,3 @@ export const validators = {
     return rule('validOptionValidator', validatorMessages.validOptionValidator, (text) => allowed.has(text));
   },
 };
-
-/** The subdomain field of the domain picker: required, then 3 to 63 characters, then a valid subdomain. */
-export const subdomainFieldValidators: readonly Validator[] = [
-  (value) => (isEmpty(value) ? fail('required', subdomainFieldMessages.required) : null),
-  rule('lengthRange', subdomainFieldMessages.length, (text) => {
-    return text.length >= subdomainLength.min && text.length <= subdomainLength.max;
-  }),
-  // The pattern, not `validators.subdomain`: the entry page must not pull in every validator and the states list.
-  rule('subdomain', subdomainFieldMessages.invalidSubdomain, matches(subdomainPattern)),
-];
-
-/** The first failing check of the subdomain field, or null when the value is valid. */
-export function validateSubdomainField(value: FieldValue): ValidationError | null {
-  for (const validate of subdomainFieldValidators) {
-    const error = validate(value);
-    if (error) return error;
-  }
-  return null;
-}
