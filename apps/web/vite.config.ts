@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { reactRouterPureComponents } from './vite-plugins/react-router-pure.ts';
 
 /** In development the Vite server stands in for apps/server, which fills this in production. */
 const developmentAppConfig = {
@@ -23,6 +24,7 @@ const reactRouterProduction = fileURLToPath(
 export default defineConfig(({ command }) => ({
   plugins: [
     react(),
+    reactRouterPureComponents(),
     {
       // apps/server writes `<script type="application/json" id="app-config">` before </head>
       // (apps/server/src/web.ts); the dev server does the same.
