@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { precompress } from './vite-plugins/precompress.ts';
 import { reactRouterPureComponents } from './vite-plugins/react-router-pure.ts';
 
 /** In development the Vite server stands in for apps/server, which fills this in production. */
@@ -61,6 +62,7 @@ export default defineConfig(({ command }) => ({
         cleanupOutdatedCaches: true,
       },
     }),
+    precompress(),
   ],
   resolve: {
     alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],

@@ -235,7 +235,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       ) {
         throw new ApiError(404, 'ItemNotFound', apiMessages.routeNotFound);
       }
-      return sendIndex(reply);
+      return sendIndex(request, reply);
     });
 
     mail.startRetries();

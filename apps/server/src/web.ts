@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { type AppConfig, appConfigSchema } from '@entry/domain';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from './config.ts';
 
 export function appConfigOf(config: Config): AppConfig {
@@ -28,19 +29,56 @@ const notBuiltPage = `<!doctype html>
 <p>The API is running. To get the pages, run <code>npm run build -w apps/web</code> (or <code>npm start</code>, which builds it) and restart the server.</p>
 </main></body></html>`;
 
+interface HtmlVariants {
+  plain: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+/** index.html changes only at start (the configuration goes in), so it is compressed once, then. */
+function compressHtml(html: string): HtmlVariants {
+  const plain = Buffer.from(html, 'utf8');
+  return {
+    plain,
+    br: brotliCompressSync(plain, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY },
+    }),
+    gzip: gzipSync(plain, { level: constants.Z_BEST_COMPRESSION }),
+  };
+}
+
+/** The encoding to send: brotli, then gzip, when the request accepts it (a q=0 refuses it). */
+export function preferredEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
+  const accepted = new Set(
+    (acceptEncoding ?? '')
+      .toLowerCase()
+      .split(',')
+      .map((part) => part.trim().split(';'))
+      .filter(([, ...parameters]) => !parameters.some((parameter) => /^\s*q=0(?:\.0*)?\s*$/.test(parameter)))
+      .map(([coding]) => coding?.trim()),
+  );
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
+  return null;
+}
+
 /**
  * Serves apps/web/dist on every host with a fallback to index.html for the app's own routes. The
- * public configuration goes into index.html once, at start.
+ * public configuration goes into index.html once, at start. Every other text file is served as
+ * the `.br` or `.gz` the build wrote next to it (apps/web/vite-plugins/precompress.ts) when the
+ * browser accepts it: under a slow mobile connection the uncompressed JavaScript held back the
+ * first paint (DESIGN.md section 8, Lighthouse).
  */
 export async function registerWeb(
   app: FastifyInstance,
   config: Config,
-): Promise<(reply: FastifyReply) => FastifyReply> {
+): Promise<(request: FastifyRequest, reply: FastifyReply) => FastifyReply> {
   const indexFile = path.join(config.webDistDir, 'index.html');
   const built = existsSync(indexFile);
   const indexHtml = built
     ? injectAppConfig(readFileSync(indexFile, 'utf8'), appConfigOf(config))
     : notBuiltPage;
+  const html = compressHtml(indexHtml);
   if (!built)
     app.log.warn({ webDistDir: config.webDistDir }, 'web app not built: serving a placeholder page');
 
@@ -50,6 +88,7 @@ export async function registerWeb(
       prefix: '/',
       index: false,
       wildcard: true,
+      preCompressed: true,
       // index.html is only ever served with the configuration in it; directories fall back to it.
       allowedPath: (pathname) => pathname !== '/index.html' && !pathname.endsWith('/'),
       setHeaders: (response, filePath) => {
@@ -58,6 +97,10 @@ export async function registerWeb(
       },
     });
   }
-  return (reply) =>
-    reply.status(200).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+  return (request, reply) => {
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    reply.status(200).header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding');
+    if (encoding !== null) reply.header('Content-Encoding', encoding);
+    return reply.type('text/html; charset=utf-8').send(encoding === null ? html.plain : html[encoding]);
+  };
 }
