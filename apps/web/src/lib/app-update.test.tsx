@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { RegisterSWOptions } from 'vite-plugin-pwa/types';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UpdateToast } from '../components/update-toast/update-toast.tsx';
+import { networkQuietMs } from './app-stable.ts';
 import { type AppUpdateDependencies, createAppUpdate } from './app-update.ts';
 import { dropTokensWithoutRole } from './drop-tokens-on-update.ts';
 
@@ -53,8 +54,10 @@ describe('app update', () => {
     const { appUpdate, registerSW } = setup();
     Object.defineProperty(window, 'requestIdleCallback', { value: undefined, configurable: true });
     const stop = appUpdate.start();
-    // jsdom's document is already loaded, and without requestIdleCallback "stable" is now.
-    await vi.advanceTimersByTimeAsync(0);
+    // jsdom's document is already loaded; without requestIdleCallback, "stable" is the end of the quiet period.
+    await vi.advanceTimersByTimeAsync(networkQuietMs - 1);
+    expect(registerSW).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
     expect(registerSW).toHaveBeenCalledTimes(1);
     stop();
   });
@@ -75,9 +78,9 @@ describe('app update', () => {
     const { appUpdate, update } = setup();
     Object.defineProperty(window, 'requestIdleCallback', { value: undefined, configurable: true });
     const stop = appUpdate.start();
-    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(networkQuietMs);
     expect(update).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(60 * 60_000);
+    await vi.advanceTimersByTimeAsync(60 * 60_000 - networkQuietMs);
     expect(update).toHaveBeenCalledTimes(1);
     Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
     document.dispatchEvent(new Event('visibilitychange'));
@@ -98,7 +101,10 @@ describe('UpdateToast', () => {
       tokenRecord(jwt({ user: { context: { roleId: 2 } } }), false),
     );
     window.sessionStorage.setItem('customer-token', tokenRecord(jwt({}), true));
+    vi.useFakeTimers();
     const stop = appUpdate.start();
+    await vi.advanceTimersByTimeAsync(networkQuietMs);
+    vi.useRealTimers();
     render(<UpdateToast appUpdate={appUpdate} />);
     expect(screen.queryByText('Update Available')).toBeNull();
 
@@ -124,8 +130,11 @@ describe('UpdateToast', () => {
     dependencies.isControlled = () => false;
     activateWaitingWorker.mockImplementation(async () => {});
     Object.defineProperty(window, 'requestIdleCallback', { value: undefined, configurable: true });
+    vi.useFakeTimers();
     const stop = appUpdate.start();
-    await vi.waitFor(() => expect(registerSW).toHaveBeenCalled());
+    await vi.advanceTimersByTimeAsync(networkQuietMs);
+    vi.useRealTimers();
+    expect(registerSW).toHaveBeenCalled();
     await appUpdate.applyUpdate();
     expect(activateWaitingWorker).toHaveBeenCalledTimes(1);
     expect(dependencies.reloadAtRoot).toHaveBeenCalledTimes(1);
