@@ -2,7 +2,9 @@ import type { IdentityTokenData } from '@entry/domain';
 import { Fragment, type ReactNode, useEffect, useState } from 'react';
 import { Navigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
+import { LoadingState } from '../../components/loading-state.tsx';
 import { paths } from '../../config/paths.ts';
+import { afterNextPaint } from '../../lib/after-next-paint.ts';
 import { consumerIdleTimeout, IdleTimeout } from '../session/idle-timeout.tsx';
 import { usePortalApi } from '../session/portal-api.ts';
 import { sessionIdentityOf } from '../session/session-identity.ts';
@@ -13,26 +15,42 @@ import { useSessionGuidFromAddress } from './use-consumer-session.ts';
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
 
-/** The payment data of the link the consumer came with; only their own session may read it. */
-function useLinkData(identityToken: string | null): IdentityTokenData | null {
+type LinkDataState =
+  | { kind: 'loading' }
+  | { kind: 'loaded'; data: IdentityTokenData }
+  | { kind: 'unavailable' };
+
+/**
+ * The payment data of the link the consumer came with; only their own session may read it. It is
+ * read once the page has painted: the page (its heading, who is signed in) is reached with the
+ * link's own calls alone (DESIGN.md section 8), and the data follows.
+ */
+function useLinkData(identityToken: string | null): LinkDataState {
   const identityTokens = usePortalApi('consumer').identityTokens;
-  const [data, setData] = useState<IdentityTokenData | null>(null);
+  const [state, setState] = useState<LinkDataState>(
+    identityToken === null ? { kind: 'unavailable' } : { kind: 'loading' },
+  );
   useEffect(() => {
     if (identityToken === null) return;
     let active = true;
-    identityTokens
-      .get(identityToken)
-      .then((token) => {
-        if (active) setData(token.data);
-      })
-      .catch(() => {
-        // The page still works without the amounts; the client has announced the failure.
-      });
+    setState({ kind: 'loading' });
+    const cancel = afterNextPaint(() => {
+      identityTokens
+        .get(identityToken)
+        .then((token) => {
+          if (active) setState(token.data ? { kind: 'loaded', data: token.data } : { kind: 'unavailable' });
+        })
+        .catch(() => {
+          // The page still works without the amounts; the client has announced the failure.
+          if (active) setState({ kind: 'unavailable' });
+        });
+    });
     return () => {
       active = false;
+      cancel();
     };
   }, [identityTokens, identityToken]);
-  return data;
+  return state;
 }
 
 function LinkData({ data }: { data: IdentityTokenData }) {
@@ -65,12 +83,13 @@ function LinkData({ data }: { data: IdentityTokenData }) {
 
 function ConsumerSession({ session }: { session: SessionView }) {
   const identity = sessionIdentityOf(session.state.payload);
-  const data = useLinkData(identity.identityToken);
+  const linkData = useLinkData(identity.identityToken);
   const { signOut, signingOut } = useSignOut('consumer');
   const expiresAt = session.record === null ? null : new Date(session.record.expiresAt);
   return (
     <>
-      {data !== null && <LinkData data={data} />}
+      {linkData.kind === 'loading' && <LoadingState label="Loading your account details…" />}
+      {linkData.kind === 'loaded' && <LinkData data={linkData.data} />}
       <dl className="session-facts">
         <dt>Signed in as</dt>
         <dd data-testid="signed-in-as">{identity.name ?? 'You'}</dd>
@@ -98,8 +117,8 @@ function ConsumerSession({ session }: { session: SessionView }) {
 
 /**
  * A page of the consumer portal that needs a session: it shows who is signed in, the link's
- * payment data and the session; without a session the person is sent to verify who they are
- * (DESIGN.md section 6).
+ * payment data (once read) and the session; without a session the person is sent to verify who
+ * they are (DESIGN.md section 6).
  */
 export function ProtectedConsumerPage({ title, children }: { title: string; children: ReactNode }) {
   useSessionGuidFromAddress();

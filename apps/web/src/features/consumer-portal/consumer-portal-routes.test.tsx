@@ -1,9 +1,10 @@
 import { targetPaths } from '@entry/domain';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { Suspense } from 'react';
 import { MemoryRouter, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { AppConfigProvider } from '../../config/app-config-context.tsx';
+import { identityToken } from '../../testing/fake-api.ts';
 import { PortalServicesProvider } from '../session/portal-api.ts';
 import { authTokenResult, fakeJwt, portalServicesFor } from '../session/portal-test-kit.tsx';
 import { consumerPortalRoutes } from './consumer-portal-routes.tsx';
@@ -17,18 +18,34 @@ const config = {
   dashDomainMarkers: [],
 } as const;
 
+const linkToken = 'link-guid-1';
+const linkData = {
+  paymentAmount: 310.5,
+  schedulePaymentAmount: null,
+  scheduleDownPayment: null,
+  scheduleInterval: 'Weekly',
+};
+
 function renderPortal(path: string, options: { signedIn?: boolean; state?: unknown } = {}) {
   const services = portalServicesFor({
     'GET /api/auth/v1/access/localhost': {
       status: 404,
       body: { errorCode: 'ItemNotFound', message: '', errors: [] },
     },
+    [`GET /api/auth/v1/consumers/token/${linkToken}`]: {
+      status: 200,
+      body: identityToken('Direct', { guid: linkToken, data: linkData }),
+    },
   });
   if (options.signedIn === true) {
     services.api('consumer').tokens.set(
       authTokenResult({
         accessType: 'Consumer',
-        accessToken: fakeJwt({ user: { name: 'Morgan Consumer', context: { roleId: 3 } }, tid: 1001 }),
+        accessToken: fakeJwt({
+          user: { name: 'Morgan Consumer', context: { roleId: 3 } },
+          tid: 1001,
+          identityToken: linkToken,
+        }),
       }) as Parameters<ReturnType<typeof services.api>['tokens']['set']>[0],
     );
   }
@@ -43,6 +60,7 @@ function renderPortal(path: string, options: { signedIn?: boolean; state?: unkno
       </PortalServicesProvider>
     </AppConfigProvider>,
   );
+  return services;
 }
 
 describe('consumerPortalRoutes', () => {
@@ -55,6 +73,19 @@ describe('consumerPortalRoutes', () => {
       if (path.endsWith('/42')) expect(screen.getByText('42')).toBeTruthy();
     },
   );
+
+  it("shows the page before it reads the link's payment data, then the data in place of a status", async () => {
+    const services = renderPortal('/c/account-summary', { signedIn: true });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Account summary' })).toBeTruthy();
+    expect(screen.getByTestId('signed-in-as').textContent).toBe('Morgan Consumer');
+    expect(screen.getByRole('status').textContent).toBe('Loading your account details…');
+    expect(services.sent.map((call) => call.route)).not.toContain(
+      `GET /api/auth/v1/consumers/token/${linkToken}`,
+    );
+    await waitFor(() => expect(screen.getByTestId('link-data').textContent).toContain('$310.50'));
+    expect(screen.getByTestId('link-data').textContent).toContain('Weekly');
+    expect(screen.queryByRole('status')).toBeNull();
+  });
 
   it('sends a consumer without a session to verify-identity', async () => {
     renderPortal('/c/account-summary');
