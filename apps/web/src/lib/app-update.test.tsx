@@ -74,6 +74,19 @@ describe('app update', () => {
     stop();
   });
 
+  it('runs a check asked for before the worker is registered once it is', async () => {
+    const { appUpdate, registerSW, update } = setup();
+    Object.defineProperty(window, 'requestIdleCallback', { value: undefined, configurable: true });
+    const stop = appUpdate.start();
+    Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(registerSW).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(networkQuietMs);
+    expect(registerSW).toHaveBeenCalledTimes(1);
+    expect(update).toHaveBeenCalledTimes(1);
+    stop();
+  });
+
   it('checks for a new version every 60 minutes and whenever the tab becomes visible', async () => {
     const { appUpdate, update } = setup();
     Object.defineProperty(window, 'requestIdleCallback', { value: undefined, configurable: true });

@@ -39,9 +39,15 @@ export function createAppUpdate(dependencies: AppUpdateDependencies): AppUpdate 
   let registration: ServiceWorkerRegistration | undefined;
   let activateWaitingWorker: ((reloadPage?: boolean) => Promise<void>) | undefined;
   let started = false;
+  let checkWhenRegistered = false;
 
   const checkForUpdate = () => {
-    registration?.update().catch(() => {
+    if (registration === undefined) {
+      // The worker registers once the app is stable: a check asked for before then is not lost.
+      checkWhenRegistered = true;
+      return;
+    }
+    registration.update().catch(() => {
       // Offline or the server is restarting: the next interval or visibility change tries again.
     });
   };
@@ -56,6 +62,10 @@ export function createAppUpdate(dependencies: AppUpdateDependencies): AppUpdate 
       onNeedReload: dependencies.reloadAtRoot,
       onRegisteredSW(_url, registered) {
         registration = registered;
+        if (registered !== undefined && checkWhenRegistered) {
+          checkWhenRegistered = false;
+          checkForUpdate();
+        }
       },
     });
   };

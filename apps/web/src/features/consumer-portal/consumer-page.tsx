@@ -4,7 +4,7 @@ import { Navigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { LoadingState } from '../../components/loading-state.tsx';
 import { paths } from '../../config/paths.ts';
-import { afterNextPaint } from '../../lib/after-next-paint.ts';
+import { inNextTask } from '../../lib/in-next-task.ts';
 import { consumerIdleTimeout, IdleTimeout } from '../session/idle-timeout.tsx';
 import { usePortalApi } from '../session/portal-api.ts';
 import { sessionIdentityOf } from '../session/session-identity.ts';
@@ -22,8 +22,8 @@ type LinkDataState =
 
 /**
  * The payment data of the link the consumer came with; only their own session may read it. It is
- * read once the page has painted: the page (its heading, who is signed in) is reached with the
- * link's own calls alone (DESIGN.md section 8), and the data follows.
+ * read after the page is in the document: the page (its heading, who is signed in) is reached with
+ * the link's own calls alone (DESIGN.md section 8), and the data follows.
  */
 function useLinkData(identityToken: string | null): LinkDataState {
   const identityTokens = usePortalApi('consumer').identityTokens;
@@ -34,7 +34,7 @@ function useLinkData(identityToken: string | null): LinkDataState {
     if (identityToken === null) return;
     let active = true;
     setState({ kind: 'loading' });
-    const cancel = afterNextPaint(() => {
+    const cancel = inNextTask(() => {
       identityTokens
         .get(identityToken)
         .then((token) => {

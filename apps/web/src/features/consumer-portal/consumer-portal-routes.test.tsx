@@ -75,13 +75,19 @@ describe('consumerPortalRoutes', () => {
   );
 
   it("shows the page before it reads the link's payment data, then the data in place of a status", async () => {
+    let callsWhenShown: string[] | undefined;
+    const observer = new MutationObserver(() => {
+      if (callsWhenShown !== undefined || document.querySelector('h1') === null) return;
+      callsWhenShown = services.sent.map((call) => call.route);
+      expect(screen.getByTestId('signed-in-as').textContent).toBe('Morgan Consumer');
+      expect(screen.getByRole('status').textContent).toBe('Loading your account details…');
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
     const services = renderPortal('/c/account-summary', { signedIn: true });
     expect(await screen.findByRole('heading', { level: 1, name: 'Account summary' })).toBeTruthy();
-    expect(screen.getByTestId('signed-in-as').textContent).toBe('Morgan Consumer');
-    expect(screen.getByRole('status').textContent).toBe('Loading your account details…');
-    expect(services.sent.map((call) => call.route)).not.toContain(
-      `GET /api/auth/v1/consumers/token/${linkToken}`,
-    );
+    observer.disconnect();
+    expect(callsWhenShown).toBeDefined();
+    expect(callsWhenShown).not.toContain(`GET /api/auth/v1/consumers/token/${linkToken}`);
     await waitFor(() => expect(screen.getByTestId('link-data').textContent).toContain('$310.50'));
     expect(screen.getByTestId('link-data').textContent).toContain('Weekly');
     expect(screen.queryByRole('status')).toBeNull();
