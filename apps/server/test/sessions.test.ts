@@ -2,7 +2,8 @@ import type { AuthTokenResult } from '@entry/domain';
 import { and, eq } from 'drizzle-orm';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog } from '../src/db/schema.ts';
+import { auditLog, refreshTokens } from '../src/db/schema.ts';
+import { hashToken } from '../src/services/sessions.ts';
 import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
 
 function refreshCookie(headers: Headers): string | undefined {
@@ -82,6 +83,36 @@ describe(`sessions: refresh rotation, grace, reuse, sign-out (${databaseLabel})`
       .from(auditLog)
       .where(and(eq(auditLog.event, 'admin.refresh.reuse'), eq(auditLog.outcome, 'revoked')));
     expect(audited.some((row) => row.detail.sessionId === first.sessionGuid)).toBe(true);
+  });
+
+  it('rotates a token once when refreshes race: one successor is named, every racer gets a working pair', async () => {
+    const first = await signIn();
+    const racers = await Promise.all(Array.from({ length: 6 }, () => refreshWithCookie(first.refreshToken)));
+    expect(racers.map((racer) => racer.status)).toEqual(Array(6).fill(200));
+    const issued = racers.map((racer) => racer.body.refreshToken);
+    expect(new Set(issued).size).toBe(6);
+    const [rotated] = await server.ctx.db
+      .select()
+      .from(refreshTokens)
+      .where(eq(refreshTokens.hash, hashToken(first.refreshToken)));
+    expect(issued.map(hashToken)).toContain(rotated?.replacedBy);
+    for (const token of issued) expect((await refreshWithCookie(token)).status).toBe(200);
+  });
+
+  it('issues no refresh token for a reused, revoked or expired one', async () => {
+    const sessionTokens = async (sessionId: string) =>
+      (await server.ctx.db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, sessionId))).length;
+    const first = await signIn();
+    await refreshWithCookie(first.refreshToken);
+    server.clock.advance(11_000);
+    expect((await refreshWithCookie(first.refreshToken)).status).toBe(401);
+    expect((await refreshWithCookie(first.refreshToken)).status).toBe(401);
+    expect(await sessionTokens(first.sessionGuid)).toBe(2);
+
+    const expiring = await signIn();
+    server.clock.advanceMinutes(61);
+    expect((await refreshWithCookie(expiring.refreshToken)).status).toBe(401);
+    expect(await sessionTokens(expiring.sessionGuid)).toBe(1);
   });
 
   it('refuses a refresh token past its lifetime, and an access token past its own', async () => {

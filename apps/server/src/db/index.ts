@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
+import type { SQLWrapper } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
@@ -161,4 +162,16 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     release();
     throw error;
   }
+}
+
+/**
+ * The rows a raw statement returns. Both drivers answer with `{ rows }` (node-postgres'
+ * QueryResult, PGlite's Results), which drizzle's driver-neutral type leaves unknown.
+ */
+export async function executeRows<Row>(db: Database, query: SQLWrapper): Promise<Row[]> {
+  const result: unknown = await db.execute(query);
+  if (typeof result !== 'object' || result === null || !('rows' in result) || !Array.isArray(result.rows)) {
+    throw new Error('The database driver returned no rows array');
+  }
+  return result.rows as Row[];
 }

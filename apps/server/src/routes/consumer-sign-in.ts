@@ -23,9 +23,15 @@ import {
   verifyWithoutToken,
   verifyWithToken,
 } from '../services/kba.ts';
-import { consumeMfaCode, issueMfaCode, mfaCodeLifetimeMs, resendMfaCode } from '../services/mfa.ts';
+import {
+  consumeMfaCode,
+  firstMfaCodeInsert,
+  generateMfaCode,
+  mfaCodeLifetimeMs,
+  resendMfaCode,
+} from '../services/mfa.ts';
 import { forgetIdentityToken } from '../services/read-cache.ts';
-import { principalOf } from '../services/sessions.ts';
+import { principalOf, type WritesWithSession } from '../services/sessions.ts';
 import { createSubscriptionLinks } from '../services/subscriptions.ts';
 
 /**
@@ -65,26 +71,43 @@ export const consumerMessages = {
     `Your verification code is ${code}. It is valid for ${minutes} minutes. If you did not try to sign in, you can ignore this e-mail.`,
 } as const;
 
-type TenantRow = typeof tenants.$inferSelect;
+/** What the sign-ins need of a tenant: as the identity-token record carries it. */
+type Tenant = IdentityTokenRecord['tenant'];
 
 export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { db, clock, sessions, audit } = ctx;
   const subscriptionLinks = createSubscriptionLinks(ctx.config, ctx.subscriptionKey);
 
   /** The tenant named by both its id and its subdomain; a mismatch is as unknown as a wrong id. */
-  async function tenantOf(customerId: number, subdomain: string): Promise<TenantRow> {
+  async function tenantOf(customerId: number, subdomain: string): Promise<Tenant> {
     const [tenant] = await db
-      .select()
+      .select({ id: tenants.id, subdomain: tenants.subdomain, settings: tenants.settings })
       .from(tenants)
       .where(and(eq(tenants.id, customerId), eq(tenants.subdomain, subdomain.toLowerCase())));
     if (tenant === undefined) throw notFound(consumerMessages.tenantNotFound);
-    return tenant;
+    return { id: tenant.id, subdomain: tenant.subdomain, mfaRequired: tenant.settings.mfaRequired };
   }
 
-  async function tokenOfTenant(tokenParam: string, tenant: TenantRow): Promise<IdentityTokenRecord> {
+  /**
+   * The token of the tenant named by `customerId` and `subdomain`. The token names its tenant, so
+   * a good link costs one read; the tenant alone is read only to tell an unknown tenant (which
+   * answers first) from an unknown token.
+   */
+  async function tokenOfTenant(
+    tokenParam: string,
+    customerId: number,
+    subdomain: string,
+  ): Promise<IdentityTokenRecord> {
     const record = await findIdentityToken(db, tokenParam);
-    if (record === null || record.tenant.id !== tenant.id) throw notFound(consumerMessages.tokenNotFound);
-    return record;
+    if (
+      record !== null &&
+      record.tenant.id === customerId &&
+      record.tenant.subdomain === subdomain.toLowerCase()
+    ) {
+      return record;
+    }
+    await tenantOf(customerId, subdomain);
+    throw notFound(consumerMessages.tokenNotFound);
   }
 
   const tokenExpired = () => new ApiError(404, 'TokenExpired', consumerMessages.tokenExpired);
@@ -94,21 +117,25 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     tenantId: number,
     consumerRowId: number,
     identityTokenGuid: string | null,
+    alongside: WritesWithSession,
   ) {
-    const result = await sessions.createSession({
-      scope: 'consumer',
-      tenantId,
-      consumerId: consumerRowId,
-      identityTokenGuid,
-      accessType: 'Consumer',
-      hasRestrictedAccess: false,
-      roleId: consumerRoleId,
-    });
+    const result = await sessions.createSession(
+      {
+        scope: 'consumer',
+        tenantId,
+        consumerId: consumerRowId,
+        identityTokenGuid,
+        accessType: 'Consumer',
+        hasRestrictedAccess: false,
+        roleId: consumerRoleId,
+      },
+      alongside,
+    );
     sessions.setRefreshCookie(reply, 'consumer', result);
     return result;
   }
 
-  async function mailCode(tenant: TenantRow, to: string, code: string): Promise<void> {
+  async function mailCode(tenant: Pick<Tenant, 'id' | 'subdomain'>, to: string, code: string): Promise<void> {
     await ctx.mail.enqueueMail({
       tenantId: tenant.id,
       to,
@@ -121,7 +148,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   /** Turns a verification that did not succeed into its audit rows and its error. */
   async function refuse(
     request: FastifyRequest,
-    tenant: TenantRow,
+    tenant: Tenant,
     result: Exclude<VerificationResult, { outcome: 'verified' }>,
     tokenGuid: string | null,
   ): Promise<never> {
@@ -187,12 +214,12 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const tenant = await tenantOf(request.body.customerId, request.body.subdomain);
-        const record = await tokenOfTenant(request.body.token, tenant);
+        const { body } = request;
+        const record = await tokenOfTenant(body.token, body.customerId, body.subdomain);
         const audited = {
           event: 'consumer.sign-in.identity-token',
           actor: `consumer:${record.consumer.id}`,
-          tenantId: tenant.id,
+          tenantId: record.tenant.id,
           ip: request.ip,
           detail: { identityToken: record.token.guid },
         };
@@ -209,16 +236,20 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           });
           throw tokenExpired();
         }
-        // The token's last use and the new session are independent writes: one round trip for both.
-        const [result] = await Promise.all([
-          fullSession(reply, tenant.id, record.consumer.id, record.token.guid),
-          db
-            .update(identityTokens)
-            .set({ lastUsedAt: now })
-            .where(eq(identityTokens.guid, record.token.guid)),
-        ]);
+        const result = await fullSession(
+          reply,
+          record.tenant.id,
+          record.consumer.id,
+          record.token.guid,
+          () => [
+            db
+              .update(identityTokens)
+              .set({ lastUsedAt: now })
+              .where(eq(identityTokens.guid, record.token.guid)),
+            audit.insertOf({ ...audited, outcome: 'success' }),
+          ],
+        );
         forgetIdentityToken(db, record.token);
-        await audit.record({ ...audited, outcome: 'success' });
         return result;
       },
     );
@@ -241,7 +272,6 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { body } = request;
-        const tenant = await tenantOf(body.customerId, body.subdomain);
         const answers: VerificationAnswers = {
           last4Ssn: body.last4Ssn,
           postalCode: body.postalCode,
@@ -249,9 +279,11 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         };
         const now = clock.now();
         let tokenGuid: string | null = null;
+        let tenant: Tenant;
         let result: VerificationResult;
         if (body.token !== undefined && body.token !== null && body.token !== '') {
-          const record = await tokenOfTenant(body.token, tenant);
+          const record = await tokenOfTenant(body.token, body.customerId, body.subdomain);
+          tenant = record.tenant;
           tokenGuid = record.token.guid;
           if (isExpired(record.token, now)) throw tokenExpired();
           requireFields(missingFields(record.token.signInType, answers));
@@ -266,6 +298,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           // The verification wrote to the token (its last use or its locks): the next read sees it.
           forgetIdentityToken(db, record.token);
         } else {
+          tenant = await tenantOf(body.customerId, body.subdomain);
           requireFields(missingFields(null, answers));
           result = await verifyWithoutToken(db, { tenantId: tenant.id, answers, pepper: ctx.kbaPepper, now });
         }
@@ -278,13 +311,14 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tenantId: tenant.id,
           ip: request.ip,
         };
-        if (!tenant.settings.mfaRequired) {
-          const authToken = await fullSession(reply, tenant.id, consumer.id, tokenGuid);
-          await audit.record({
-            ...audited,
-            outcome: 'success',
-            detail: { identityToken: tokenGuid, mfa: false },
-          });
+        if (!tenant.mfaRequired) {
+          const authToken = await fullSession(reply, tenant.id, consumer.id, tokenGuid, () => [
+            audit.insertOf({
+              ...audited,
+              outcome: 'success',
+              detail: { identityToken: tokenGuid, mfa: false },
+            }),
+          ]);
           return { authToken };
         }
         if (consumer.email === null || consumer.email.trim() === '') {
@@ -295,23 +329,28 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           });
           throw new ApiError(409, 'InvalidState', consumerMessages.noAddressOnFile);
         }
-        const authToken = await sessions.createSession({
-          scope: 'consumer',
-          tenantId: tenant.id,
-          consumerId: consumer.id,
-          identityTokenGuid: tokenGuid,
-          accessType: 'MfaPending',
-          hasRestrictedAccess: true,
-          roleId: null,
-        });
+        const code = generateMfaCode();
+        const authToken = await sessions.createSession(
+          {
+            scope: 'consumer',
+            tenantId: tenant.id,
+            consumerId: consumer.id,
+            identityTokenGuid: tokenGuid,
+            accessType: 'MfaPending',
+            hasRestrictedAccess: true,
+            roleId: null,
+          },
+          (sessionId) => [
+            firstMfaCodeInsert(db, { sessionId, code, pepper: ctx.kbaPepper, now }),
+            audit.insertOf({
+              ...audited,
+              outcome: 'success',
+              detail: { identityToken: tokenGuid, mfa: 'pending' },
+            }),
+          ],
+        );
         sessions.setRefreshCookie(reply, 'consumer', authToken);
-        const code = await issueMfaCode(db, { sessionId: authToken.sessionGuid, pepper: ctx.kbaPepper, now });
         await mailCode(tenant, consumer.email, code);
-        await audit.record({
-          ...audited,
-          outcome: 'success',
-          detail: { identityToken: tokenGuid, mfa: 'pending' },
-        });
         return { authToken };
       },
     );

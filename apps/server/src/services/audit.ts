@@ -1,3 +1,4 @@
+import type { SQLWrapper } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { auditLog } from '../db/schema.ts';
@@ -20,6 +21,11 @@ export interface AuditLog {
   record(entry: AuditEntry): Promise<void>;
   /** Several rows in one insert (the batched link openings). */
   recordMany(entries: AuditEntry[]): Promise<void>;
+  /**
+   * The insert of one row, not yet run: for a caller that writes it in the same statement as the
+   * writes it describes (a sign-in), so the row commits with them, in the same round trip.
+   */
+  insertOf(entry: AuditEntry): SQLWrapper;
 }
 
 export function createAuditLog(db: Database, clock: Clock): AuditLog {
@@ -40,6 +46,9 @@ export function createAuditLog(db: Database, clock: Clock): AuditLog {
       if (entries.length === 0) return;
       const at = clock.now();
       await db.insert(auditLog).values(entries.map((entry) => rowOf(entry, at)));
+    },
+    insertOf(entry) {
+      return db.insert(auditLog).values(rowOf(entry, clock.now()));
     },
   };
 }

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import { type VerificationField, validatorMessages, validators } from '@entry/domain';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
-import type { Database } from '../db/index.ts';
+import { type Database, executeRows } from '../db/index.ts';
 import {
   type ColumnSpec,
   type CsvRow,
@@ -112,18 +112,6 @@ function toConsumerRow(
     postal_code_hash: hashes.postalCode,
     date_of_birth_hash: hashes.dateOfBirth,
   };
-}
-
-/**
- * The rows a raw statement returns. Both drivers answer with `{ rows }` (node-postgres'
- * QueryResult, PGlite's Results), which drizzle's driver-neutral type leaves unknown.
- */
-export async function executeRows<Row>(db: Database, query: SQL): Promise<Row[]> {
-  const result: unknown = await db.execute(query);
-  if (typeof result !== 'object' || result === null || !('rows' in result) || !Array.isArray(result.rows)) {
-    throw new Error('The database driver returned no rows array');
-  }
-  return result.rows as Row[];
 }
 
 /**

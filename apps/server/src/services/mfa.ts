@@ -1,5 +1,5 @@
 import { createHmac, randomInt } from 'node:crypto';
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { mfaCodes, sessions } from '../db/schema.ts';
 import { hashesEqual } from './keyed-hash.ts';
@@ -45,9 +45,17 @@ async function replaceCode(executor: Executor, input: IssueInput): Promise<strin
   return code;
 }
 
-/** The first code of a pending session. Returns the code in clear, for the mail only. */
-export async function issueMfaCode(db: Database, input: IssueInput): Promise<string> {
-  return db.transaction((tx) => replaceCode(tx, input));
+/**
+ * The insert of a new session's first code, not yet run: written in the session's own statement
+ * (a new session has no earlier code to void). The code in clear goes only into the mail.
+ */
+export function firstMfaCodeInsert(db: Database, input: IssueInput & { code: string }): SQLWrapper {
+  return db.insert(mfaCodes).values({
+    sessionId: input.sessionId,
+    codeHash: hashMfaCode(input.pepper, input.sessionId, input.code),
+    expiresAt: new Date(input.now.getTime() + mfaCodeLifetimeMs),
+    createdAt: input.now,
+  });
 }
 
 /**

@@ -1,12 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AccessType, AuthTokenResult } from '@entry/domain';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, type SQLWrapper, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import '@fastify/cookie';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/index.ts';
-import { consumers, refreshTokens, type Scope, sessions, staffUsers } from '../db/schema.ts';
+import { type Database, executeRows } from '../db/index.ts';
+import { refreshTokens, type Scope, sessions } from '../db/schema.ts';
 import { notAuthorized, notPermitted } from '../errors.ts';
 import type { AuditLog } from './audit.ts';
 import type { SigningKeys } from './keys.ts';
@@ -70,9 +70,16 @@ export interface RequireSessionOptions {
   allowRestricted?: boolean;
 }
 
+/**
+ * Writes that belong to a new session (its audit row, the identity token's last use, the first MFA
+ * code), given the session's id: they run in the session's own statement, so a sign-in commits
+ * once, in one round trip, and none of them is written without the others.
+ */
+export type WritesWithSession = (sessionId: string) => SQLWrapper[];
+
 export interface SessionService {
-  /** Creates a server-side session and its first token pair. */
-  createSession(input: NewSession): Promise<AuthTokenResult>;
+  /** Creates a server-side session and its first token pair (and `alongside`, in the same statement). */
+  createSession(input: NewSession, alongside?: WritesWithSession): Promise<AuthTokenResult>;
   /**
    * Changes a session's access (e.g. MFA completed: restricted -> full) and issues a new pair;
    * the session's earlier refresh tokens stop working.
@@ -142,8 +149,89 @@ function toPrincipal(row: SessionRow): SessionPrincipal {
   };
 }
 
-function subjectOf(row: SessionRow): string {
+/** A session as a token is signed for it: its row and the names the token carries. */
+interface SessionView {
+  id: string;
+  scope: Scope;
+  tenantId: number | null;
+  staffUserId: number | null;
+  consumerId: number | null;
+  identityTokenGuid: string | null;
+  accessType: AccessType;
+  hasRestrictedAccess: boolean;
+  roleId: number | null;
+  launchedByAdminId: number | null;
+  consumerName: string | null;
+  staffName: string | null;
+  launchedByName: string | null;
+}
+
+/** `sessionViewColumns` as a raw statement returns them (bigints as text: both drivers agree on text). */
+interface SessionViewRow {
+  id: string;
+  scope: Scope;
+  tenant_id: number | null;
+  staff_user_id: string | null;
+  consumer_id: string | null;
+  identity_token_guid: string | null;
+  access_type: AccessType;
+  has_restricted_access: boolean;
+  role_id: number | null;
+  launched_by_admin_id: string | null;
+  consumer_name: string | null;
+  staff_name: string | null;
+  launched_by_name: string | null;
+}
+
+/** The columns of a session `s` and the names joined by `sessionNameJoins`, read with the write that needs them. */
+const sessionViewColumns = sql.raw(
+  's.id::text AS id, s.scope, s.tenant_id, s.staff_user_id::text AS staff_user_id, ' +
+    's.consumer_id::text AS consumer_id, s.identity_token_guid::text AS identity_token_guid, ' +
+    's.access_type, s.has_restricted_access, s.role_id, ' +
+    's.launched_by_admin_id::text AS launched_by_admin_id, c.name AS consumer_name, ' +
+    'u.display_name AS staff_name, l.display_name AS launched_by_name',
+);
+const sessionNameJoins = sql.raw(
+  'LEFT JOIN consumers c ON c.id = s.consumer_id ' +
+    'LEFT JOIN staff_users u ON u.id = s.staff_user_id ' +
+    'LEFT JOIN staff_users l ON l.id = s.launched_by_admin_id',
+);
+
+const idOf = (value: string | null): number | null => (value === null ? null : Number(value));
+
+function toView(row: SessionViewRow): SessionView {
+  return {
+    id: row.id,
+    scope: row.scope,
+    tenantId: row.tenant_id,
+    staffUserId: idOf(row.staff_user_id),
+    consumerId: idOf(row.consumer_id),
+    identityTokenGuid: row.identity_token_guid,
+    accessType: row.access_type,
+    hasRestrictedAccess: row.has_restricted_access,
+    roleId: row.role_id,
+    launchedByAdminId: idOf(row.launched_by_admin_id),
+    consumerName: row.consumer_name,
+    staffName: row.staff_name,
+    launchedByName: row.launched_by_name,
+  };
+}
+
+function subjectOf(row: Pick<SessionRow, 'scope' | 'staffUserId' | 'consumerId'>): string {
   return `${row.scope}:${row.staffUserId ?? row.consumerId ?? 'anonymous'}`;
+}
+
+/** A consumer's name only once the session has full access: an MFA-pending token names no one. */
+function nameOf(view: SessionView): string | undefined {
+  if (view.consumerId === null) return view.staffName ?? undefined;
+  if (view.hasRestrictedAccess) return undefined;
+  return view.consumerName ?? undefined;
+}
+
+/** One row of the refresh statement: the token's session, whether it could be used, and what it did. */
+interface RefreshRow extends SessionViewRow {
+  usable: boolean;
+  issued: boolean;
 }
 
 export function createSessionService(deps: {
@@ -155,83 +243,45 @@ export function createSessionService(deps: {
   const { db, config, keys, audit } = deps;
   const clock = config.clock;
 
-  async function displayNameOf(staffUserId: number | null): Promise<string | undefined> {
-    if (staffUserId === null) return undefined;
-    const [user] = await db
-      .select({ displayName: staffUsers.displayName })
-      .from(staffUsers)
-      .where(eq(staffUsers.id, staffUserId));
-    return user?.displayName;
-  }
-
-  /** A consumer's name only once the session has full access: an MFA-pending token names no one. */
-  async function nameOf(row: SessionRow): Promise<string | undefined> {
-    if (row.consumerId === null) return displayNameOf(row.staffUserId);
-    if (row.hasRestrictedAccess) return undefined;
-    const [consumer] = await db
-      .select({ name: consumers.name })
-      .from(consumers)
-      .where(eq(consumers.id, row.consumerId));
-    return consumer?.name;
-  }
-
-  async function signAccessToken(row: SessionRow): Promise<string> {
+  async function signAccessToken(view: SessionView): Promise<string> {
     const key = await keys.active();
     const issuedAt = Math.floor(clock.now().getTime() / 1000);
-    const [name, launchedByName] = await Promise.all([nameOf(row), displayNameOf(row.launchedByAdminId)]);
+    const name = nameOf(view);
     const claims: Omit<AccessClaims, keyof JWTPayload> = {
-      scope: row.scope,
-      sid: row.id,
-      accessType: row.accessType,
-      hasRestrictedAccess: row.hasRestrictedAccess,
-      tid: row.tenantId,
-      user: { ...(name === undefined ? {} : { name }), context: { roleId: row.roleId } },
-      ...(launchedByName === undefined ? {} : { launchedBy: { name: launchedByName } }),
-      ...(row.identityTokenGuid === null || row.hasRestrictedAccess
+      scope: view.scope,
+      sid: view.id,
+      accessType: view.accessType,
+      hasRestrictedAccess: view.hasRestrictedAccess,
+      tid: view.tenantId,
+      user: { ...(name === undefined ? {} : { name }), context: { roleId: view.roleId } },
+      ...(view.launchedByName === null ? {} : { launchedBy: { name: view.launchedByName } }),
+      ...(view.identityTokenGuid === null || view.hasRestrictedAccess
         ? {}
-        : { identityToken: row.identityTokenGuid }),
+        : { identityToken: view.identityTokenGuid }),
     };
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' })
-      .setSubject(subjectOf(row))
+      .setSubject(subjectOf(view))
       .setIssuedAt(issuedAt)
       .setExpirationTime(issuedAt + config.accessTokenMinutes * 60)
       .setJti(randomUUID())
       .sign(key.privateKey);
   }
 
-  async function issuePair(
-    row: SessionRow,
-    refreshToken = randomToken(),
-  ): Promise<AuthTokenResult & { refreshHash: string }> {
-    const refreshHash = hashToken(refreshToken);
-    const now = clock.now();
-    // Independent of each other: the insert and the signing (which may read a name) run together.
-    const [accessToken] = await Promise.all([
-      signAccessToken(row),
-      db.insert(refreshTokens).values({
-        hash: refreshHash,
-        sessionId: row.id,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + config.refreshTokenMinutes * 60_000),
-      }),
-    ]);
+  /** The pair for a session whose refresh token `refreshToken` the statement that read `view` stored. */
+  async function pairFor(view: SessionView, refreshToken: string): Promise<AuthTokenResult> {
     return {
-      accessToken,
+      accessToken: await signAccessToken(view),
       accessTokenExpiresIn: config.accessTokenMinutes,
       refreshToken,
       refreshTokenExpiresIn: config.refreshTokenMinutes,
-      sessionGuid: row.id,
-      accessType: row.accessType,
-      hasRestrictedAccess: row.hasRestrictedAccess,
-      refreshHash,
+      sessionGuid: view.id,
+      accessType: view.accessType,
+      hasRestrictedAccess: view.hasRestrictedAccess,
     };
   }
 
-  const withoutHash = ({
-    refreshHash: _,
-    ...result
-  }: AuthTokenResult & { refreshHash: string }): AuthTokenResult => result;
+  const refreshExpiry = (now: Date) => new Date(now.getTime() + config.refreshTokenMinutes * 60_000);
 
   async function revokeSession(sessionId: string, reason: string): Promise<void> {
     await db
@@ -268,11 +318,13 @@ export function createSessionService(deps: {
   }
 
   const service: SessionService = {
-    async createSession(input) {
-      const [row] = await db
-        .insert(sessions)
-        .values({
-          id: randomUUID(),
+    async createSession(input, alongside) {
+      const id = randomUUID();
+      const now = clock.now();
+      const refreshToken = randomToken();
+      const writes: SQLWrapper[] = [
+        db.insert(sessions).values({
+          id,
           scope: input.scope,
           tenantId: input.tenantId,
           staffUserId: input.staffUserId ?? null,
@@ -282,65 +334,122 @@ export function createSessionService(deps: {
           hasRestrictedAccess: input.hasRestrictedAccess,
           roleId: input.roleId,
           launchedByAdminId: input.launchedByAdminId ?? null,
-          createdAt: clock.now(),
-        })
-        .returning();
-      if (row === undefined) throw new Error('session insert returned no row');
-      return withoutHash(await issuePair(row));
+          createdAt: now,
+        }),
+        db.insert(refreshTokens).values({
+          hash: hashToken(refreshToken),
+          sessionId: id,
+          createdAt: now,
+          expiresAt: refreshExpiry(now),
+        }),
+        ...(alongside?.(id) ?? []),
+      ];
+      // One statement: every write commits together, and the names the token carries are read
+      // in the same round trip. The main query cannot see the new session row (one snapshot), so
+      // the names are looked up by the ids just written.
+      const ctes = sql.join(
+        writes.map((write, index) => sql`${sql.raw(`w${index}`)} AS (${write.getSQL()})`),
+        sql`, `,
+      );
+      const [names] = await executeRows<
+        Pick<SessionViewRow, 'consumer_name' | 'staff_name' | 'launched_by_name'>
+      >(
+        db,
+        sql`WITH ${ctes} SELECT
+          (SELECT name FROM consumers WHERE id = ${input.consumerId ?? null}) AS consumer_name,
+          (SELECT display_name FROM staff_users WHERE id = ${input.staffUserId ?? null}) AS staff_name,
+          (SELECT display_name FROM staff_users WHERE id = ${input.launchedByAdminId ?? null}) AS launched_by_name`,
+      );
+      const view: SessionView = {
+        id,
+        scope: input.scope,
+        tenantId: input.tenantId,
+        staffUserId: input.staffUserId ?? null,
+        consumerId: input.consumerId ?? null,
+        identityTokenGuid: input.identityTokenGuid ?? null,
+        accessType: input.accessType,
+        hasRestrictedAccess: input.hasRestrictedAccess,
+        roleId: input.roleId,
+        launchedByAdminId: input.launchedByAdminId ?? null,
+        consumerName: names?.consumer_name ?? null,
+        staffName: names?.staff_name ?? null,
+        launchedByName: names?.launched_by_name ?? null,
+      };
+      return pairFor(view, refreshToken);
     },
 
     async upgradeSession(sessionId, change) {
-      const [row] = await db
-        .update(sessions)
-        .set(change)
-        .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
-        .returning();
+      const now = clock.now();
+      const refreshToken = randomToken();
+      // The change, the end of the session's earlier refresh tokens and the new one: one statement.
+      const [row] = await executeRows<SessionViewRow>(
+        db,
+        sql`WITH s AS (
+            UPDATE sessions SET access_type = ${change.accessType},
+              has_restricted_access = ${change.hasRestrictedAccess}, role_id = ${change.roleId}
+            WHERE id = ${sessionId} AND revoked_at IS NULL
+            RETURNING *
+          ),
+          earlier AS (DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM s)),
+          issued AS (
+            INSERT INTO refresh_tokens (hash, session_id, created_at, expires_at)
+            SELECT ${hashToken(refreshToken)}, id, ${now.toISOString()}::timestamptz,
+              ${refreshExpiry(now).toISOString()}::timestamptz
+            FROM s
+          )
+          SELECT ${sessionViewColumns} FROM s ${sessionNameJoins}`,
+      );
       if (row === undefined) throw notAuthorized();
-      await db.delete(refreshTokens).where(eq(refreshTokens.sessionId, sessionId));
-      return withoutHash(await issuePair(row));
+      return pairFor(toView(row), refreshToken);
     },
 
     async refresh(scope, refreshToken, ip) {
       const hash = hashToken(refreshToken);
       const now = clock.now();
-      const [found] = await db
-        .select({ token: refreshTokens, session: sessions })
-        .from(refreshTokens)
-        .innerJoin(sessions, eq(refreshTokens.sessionId, sessions.id))
-        .where(eq(refreshTokens.hash, hash));
-      if (found === undefined || found.session.scope !== scope || found.session.revokedAt !== null) {
-        throw notAuthorized();
-      }
-      if (found.token.expiresAt.getTime() <= now.getTime()) throw notAuthorized();
-
-      let rotatedAt = found.token.rotatedAt;
-      if (rotatedAt === null) {
-        // Only one caller wins the rotation; a racing caller falls through to the grace rule. The
-        // winner names its successor in the same update, one round trip fewer.
-        const successor = randomToken();
-        const [won] = await db
-          .update(refreshTokens)
-          .set({ rotatedAt: now, replacedBy: hashToken(successor) })
-          .where(and(eq(refreshTokens.hash, hash), isNull(refreshTokens.rotatedAt)))
-          .returning({ hash: refreshTokens.hash });
-        if (won !== undefined) return withoutHash(await issuePair(found.session, successor));
-        const [again] = await db
-          .select({ rotatedAt: refreshTokens.rotatedAt })
-          .from(refreshTokens)
-          .where(eq(refreshTokens.hash, hash));
-        rotatedAt = again?.rotatedAt ?? now;
-      }
-      if (now.getTime() - rotatedAt.getTime() <= refreshGraceMs) {
-        return withoutHash(await issuePair(found.session));
-      }
-      await revokeSession(found.session.id, 'refresh-token-reuse');
+      const at = now.toISOString();
+      const successor = randomToken();
+      const successorHash = hashToken(successor);
+      // The whole rotation is one statement, so one round trip and one commit. The token's state
+      // comes from the statement's snapshot; the rotating UPDATE re-checks `rotated_at IS NULL` on
+      // the row as committed, so of racing callers exactly one wins the rotation (and names its
+      // successor), and a loser (which saw the token unrotated) was rotated within the grace
+      // period by definition: it gets a sibling, as does a caller within 10 s of the rotation.
+      const [row] = await executeRows<RefreshRow>(
+        db,
+        sql`WITH found AS (
+            SELECT t.session_id,
+              t.rotated_at IS NULL AS unrotated,
+              t.rotated_at >= ${new Date(now.getTime() - refreshGraceMs).toISOString()}::timestamptz AS in_grace,
+              t.expires_at > ${at}::timestamptz AND s.revoked_at IS NULL AND s.scope = ${scope} AS usable
+            FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
+            WHERE t.hash = ${hash}
+          ),
+          rotated AS (
+            UPDATE refresh_tokens SET rotated_at = ${at}::timestamptz, replaced_by = ${successorHash}
+            WHERE hash = ${hash} AND rotated_at IS NULL AND (SELECT usable FROM found)
+          ),
+          issued AS (
+            INSERT INTO refresh_tokens (hash, session_id, created_at, expires_at)
+            SELECT ${successorHash}, session_id, ${at}::timestamptz,
+              ${refreshExpiry(now).toISOString()}::timestamptz
+            FROM found
+            WHERE usable AND (unrotated OR in_grace)
+            RETURNING hash
+          )
+          SELECT found.usable, EXISTS (SELECT 1 FROM issued) AS issued, ${sessionViewColumns}
+          FROM found JOIN sessions s ON s.id = found.session_id ${sessionNameJoins}`,
+      );
+      if (row === undefined || !row.usable) throw notAuthorized();
+      const view = toView(row);
+      if (row.issued) return pairFor(view, successor);
+      await revokeSession(view.id, 'refresh-token-reuse');
       await audit.record({
         event: `${scope}.refresh.reuse`,
         outcome: 'revoked',
-        actor: subjectOf(found.session),
-        tenantId: found.session.tenantId,
+        actor: subjectOf(view),
+        tenantId: view.tenantId,
         ip,
-        detail: { sessionId: found.session.id },
+        detail: { sessionId: view.id },
       });
       throw notAuthorized();
     },

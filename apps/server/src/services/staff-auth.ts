@@ -135,8 +135,8 @@ export async function staffSignIn(
 ): Promise<AuthTokenResult> {
   const event = `${kind}.sign-in`;
   const user = await checkPassword(ctx, kind, credentials.username, credentials.password, ip, event);
-  await countSuccess(ctx, user);
   if (await passwordExpired(ctx, user)) {
+    await countSuccess(ctx, user);
     await ctx.audit.record({
       event,
       outcome: 'failure',
@@ -147,23 +147,31 @@ export async function staffSignIn(
     });
     throw new ApiError(401, 'PasswordExpired', apiMessages.passwordExpired);
   }
-  const result = await ctx.sessions.createSession({
-    scope: kind,
-    tenantId: user.tenantId,
-    staffUserId: user.id,
-    accessType: kind === 'admin' ? 'Admin' : 'Customer',
-    hasRestrictedAccess: false,
-    roleId: user.roleId,
-  });
-  await ctx.audit.record({
-    event,
-    outcome: 'success',
-    actor: `${kind}:${user.id}`,
-    tenantId: user.tenantId,
-    ip,
-    detail: { sessionId: result.sessionGuid },
-  });
-  return result;
+  // The reset failure count and the audit row commit with the session, in its one statement.
+  return ctx.sessions.createSession(
+    {
+      scope: kind,
+      tenantId: user.tenantId,
+      staffUserId: user.id,
+      accessType: kind === 'admin' ? 'Admin' : 'Customer',
+      hasRestrictedAccess: false,
+      roleId: user.roleId,
+    },
+    (sessionId) => [
+      ctx.db
+        .update(staffUsers)
+        .set(recordSuccess(lockStateOf(user), ctx.clock.now()))
+        .where(eq(staffUsers.id, user.id)),
+      ctx.audit.insertOf({
+        event,
+        outcome: 'success',
+        actor: `${kind}:${user.id}`,
+        tenantId: user.tenantId,
+        ip,
+        detail: { sessionId },
+      }),
+    ],
+  );
 }
 
 /** The portal of each staff kind on the apps host (DESIGN.md section 6). */
