@@ -1,12 +1,21 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { expect, test } from '../fixtures.ts';
 
 /**
  * A new version is deployed while the page is open. What is simulated: the "new build" is the
  * same build with a changed service worker script (a byte-different sw.js is what makes a browser
- * install a new worker); the update server serves a copy of the build, so no other test sees it.
+ * install a new worker), with its `.br` and `.gz` written again as the build writes them, since
+ * those are what the server sends; the update server serves a copy of the build, so no other test
+ * sees it.
  */
+function writeServiceWorker(swFile: string, content: string): void {
+  writeFileSync(swFile, content);
+  if (existsSync(`${swFile}.br`)) writeFileSync(`${swFile}.br`, brotliCompressSync(content));
+  if (existsSync(`${swFile}.gz`)) writeFileSync(`${swFile}.gz`, gzipSync(content));
+}
+
 test('a new build shows the persistent Update Available toast; Refresh loads it at the root', async ({
   page,
   updateServer,
@@ -23,7 +32,7 @@ test('a new build shows the persistent Update Available toast; Refresh loads it 
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
     await expect(page.getByText('Update Available')).toHaveCount(0);
 
-    appendFileSync(swFile, `\n// new build ${Date.now()}\n`);
+    writeServiceWorker(swFile, `${originalSw}\n// new build ${Date.now()}\n`);
     await page.evaluate(() => {
       // A session without a role or restriction must not outlive the update; one with a role stays.
       const record = (payload: object, hasRestrictedAccess: boolean) =>
@@ -63,6 +72,6 @@ test('a new build shows the persistent Update Available toast; Refresh loads it 
     expect(after.customer).not.toBeNull();
     await expect(page.getByText('Update Available')).toHaveCount(0);
   } finally {
-    writeFileSync(swFile, originalSw);
+    writeServiceWorker(swFile, originalSw);
   }
 });
