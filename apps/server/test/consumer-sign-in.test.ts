@@ -51,6 +51,22 @@ describe(`consumer sign-in (${databaseLabel})`, () => {
   }
 
   describe('with a Direct identity token', () => {
+    it('never fails when sign-ins and verifications of one consumer and token run at once', async () => {
+      const consumer = await createConsumer(server);
+      const token = await createToken(server, consumer, 'Direct');
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, index) =>
+          index % 2 === 0
+            ? call(server.baseUrl, 'POST', identityTokenPath, { body: { token: token.guid, ...tenant } })
+            : lookup({ token: token.guid, ...consumer.answers }),
+        ),
+      );
+      expect(answers.map((answer) => answer.status).filter((status) => status >= 500)).toEqual([]);
+      expect(answers.filter((_, index) => index % 2 === 0).map((answer) => answer.status)).toEqual(
+        Array(4).fill(200),
+      );
+    });
+
     it('signs in with a full consumer session, sets the refresh cookie and lastUsedAt', async () => {
       const consumer = await createConsumer(server);
       const token = await createToken(server, consumer, 'Direct');
