@@ -164,7 +164,7 @@ describe('a sign-in call', () => {
     expect(client.tokens.get()?.token).toBe('still-mine');
   });
 
-  it.each([
+  it.each<[string, number, ErrorCode]>([
     ['a wrong answer', 409, 'InvalidSignIn'],
     ['a locked link', 403, 'UserLocked'],
     ['a server failure', 500, 'Unknown'],
