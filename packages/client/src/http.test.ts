@@ -250,6 +250,22 @@ describe('a stale token', () => {
     expect(client.tokens.get()?.token).toBe('new');
   });
 
+  it('does not bring back a session signed out while its refresh was on its way', async () => {
+    const refreshAnswer = deferred<Response>();
+    const { client, signedIn } = setup((request) =>
+      isRefresh(request) ? refreshAnswer.promise : new Response(null, { status: 204 }),
+    );
+    signedIn('old');
+
+    const refreshing = client.adminAuth.refresh();
+    await settled();
+    await client.adminAuth.signOut();
+    refreshAnswer.resolve(json(authTokenResult({ accessToken: 'new', accessType: 'Admin' })));
+    await refreshing;
+
+    expect(client.tokens.get()).toBeNull();
+  });
+
   it('makes calls with a fresh token wait while a refresh is in flight', async () => {
     const refreshAnswer = deferred<Response>();
     const { client, fetch, signedIn } = setup((request) =>

@@ -140,6 +140,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const state = tokens.state({ scope });
         if (state.token === '' || !state.stale) return;
       }
+      const refreshedFrom = tokens.get({ scope });
       const result = await call({
         method: 'POST',
         path: authPath(scope, 'refresh'),
@@ -148,6 +149,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         scope,
         session: 'skip',
       });
+      // A sign-out (or an idle timeout) while the refresh was on its way ended the session here;
+      // its answer must not store the session again.
+      if (refreshedFrom !== null && tokens.get({ scope }) === null) return;
       tokens.set(result, { scope });
     };
     if (locks) await locks.request(refreshLockName(scope), refreshNow);
