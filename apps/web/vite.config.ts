@@ -4,6 +4,7 @@ import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { precompress } from './vite-plugins/precompress.ts';
 import { reactRouterPureComponents } from './vite-plugins/react-router-pure.ts';
+import { routePreloads } from './vite-plugins/route-preloads.ts';
 
 /** In development the Vite server stands in for apps/server, which fills this in production. */
 const developmentAppConfig = {
@@ -61,6 +62,15 @@ export default defineConfig(({ command }) => ({
         navigateFallbackDenylist: [/^\/api\//],
         cleanupOutdatedCaches: true,
       },
+    }),
+    // A document opened under `/c/` (a bookmark, a reload) is on its way to the consumer's
+    // verification, or to a page that needs the portal layout first.
+    routePreloads({
+      '/c/': ['src/features/consumer-portal/consumer-layout.tsx'],
+      '/c/verify-': [
+        'src/features/consumer-portal/consumer-layout.tsx',
+        'src/features/consumer-portal/verify-pages.tsx',
+      ],
     }),
     precompress(),
   ],

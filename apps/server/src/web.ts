@@ -4,6 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { type AppConfig, appConfigSchema } from '@entry/domain';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Config } from './config.ts';
 
 export function appConfigOf(config: Config): AppConfig {
@@ -21,6 +22,40 @@ export function injectAppConfig(indexHtml: string, appConfig: AppConfig): string
   const json = JSON.stringify(appConfig).replaceAll('<', '\\u003c').replaceAll('>', '\\u003e');
   const tag = `<script type="application/json" id="app-config">${json}</script>`;
   return indexHtml.includes('</head>') ? indexHtml.replace('</head>', `${tag}</head>`) : `${tag}${indexHtml}`;
+}
+
+/** What apps/web/vite-plugins/route-preloads.ts writes: path prefix -> files under it. */
+const routePreloadsSchema = z.record(z.string().startsWith('/'), z.array(z.string().regex(/^\/[\w./-]+$/)));
+type RoutePreloads = z.infer<typeof routePreloadsSchema>;
+
+function readRoutePreloads(webDistDir: string): RoutePreloads {
+  const file = path.join(webDistDir, 'route-preloads.json');
+  return existsSync(file) ? routePreloadsSchema.parse(JSON.parse(readFileSync(file, 'utf8'))) : {};
+}
+
+/**
+ * Announces a route's lazily loaded scripts (`modulepreload`) and styles (`preload`), so the
+ * browser fetches them with the entry chunk rather than one import level after another.
+ */
+export function injectPreloads(indexHtml: string, files: readonly string[]): string {
+  const links = files
+    .map((file) =>
+      file.endsWith('.css')
+        ? `<link rel="preload" as="style" crossorigin href="${file}">`
+        : `<link rel="modulepreload" crossorigin href="${file}">`,
+    )
+    .join('');
+  return indexHtml.replace('</head>', `${links}</head>`);
+}
+
+/** The prefix of `pathname` with the most specific preloads, if any. */
+export function preloadPrefixOf(pathname: string, prefixes: readonly string[]): string | undefined {
+  return prefixes
+    .filter((prefix) => pathname.startsWith(prefix))
+    .reduce<string | undefined>(
+      (longest, prefix) => (prefix.length > (longest?.length ?? -1) ? prefix : longest),
+      undefined,
+    );
 }
 
 const notBuiltPage = `<!doctype html>
@@ -67,7 +102,8 @@ export function preferredEncoding(acceptEncoding: string | undefined): 'br' | 'g
  * public configuration goes into index.html once, at start. Every other text file is served as
  * the `.br` or `.gz` the build wrote next to it (apps/web/vite-plugins/precompress.ts) when the
  * browser accepts it: under a slow mobile connection the uncompressed JavaScript held back the
- * first paint (DESIGN.md section 8, Lighthouse).
+ * first paint (DESIGN.md section 8, Lighthouse). A page under a path prefix of the build's
+ * route-preloads.json gets its lazily loaded files announced too.
  */
 export async function registerWeb(
   app: FastifyInstance,
@@ -79,6 +115,14 @@ export async function registerWeb(
     ? injectAppConfig(readFileSync(indexFile, 'utf8'), appConfigOf(config))
     : notBuiltPage;
   const html = compressHtml(indexHtml);
+  const preloads = built ? readRoutePreloads(config.webDistDir) : {};
+  const prefixes = Object.keys(preloads);
+  const htmlByPrefix = new Map(
+    Object.entries(preloads).map(([prefix, files]) => [
+      prefix,
+      compressHtml(injectPreloads(indexHtml, files)),
+    ]),
+  );
   if (!built)
     app.log.warn({ webDistDir: config.webDistDir }, 'web app not built: serving a placeholder page');
 
@@ -98,9 +142,11 @@ export async function registerWeb(
     });
   }
   return (request, reply) => {
+    const prefix = preloadPrefixOf(request.url.split('?')[0] ?? '', prefixes);
+    const page = (prefix === undefined ? undefined : htmlByPrefix.get(prefix)) ?? html;
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     reply.status(200).header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding');
     if (encoding !== null) reply.header('Content-Encoding', encoding);
-    return reply.type('text/html; charset=utf-8').send(encoding === null ? html.plain : html[encoding]);
+    return reply.type('text/html; charset=utf-8').send(encoding === null ? page.plain : page[encoding]);
   };
 }
