@@ -87,29 +87,31 @@ export function VerifyIdentityPage() {
         : null;
   const { verify, refusal } = useLookupSignIn(target, pending);
 
-  if (target === null) {
+  if (target === null && hostTenant !== 'loading') {
     return (
       <AuthCard title="Verify your identity">
-        {hostTenant === 'loading' ? (
-          <LoadingState label="Loading…" />
-        ) : (
-          <FormAlert>{consumerMessages.noPortal}</FormAlert>
-        )}
+        <FormAlert>{consumerMessages.noPortal}</FormAlert>
       </AuthCard>
     );
   }
+  // The explanation shows while the host's organisation is looked up: it is the page's largest
+  // text, and waiting for that call held back its first meaningful paint (DESIGN.md section 8).
   return (
     <AuthCard title="Verify your identity">
       <p>
         To protect your account, please enter the last 4 digits of your Social Security number, your ZIP code
         and your date of birth.
       </p>
-      <VerificationForm
-        fields={verificationFieldsFor(null)}
-        submitLabel="Continue"
-        refusal={refusal}
-        onSubmit={verify}
-      />
+      {target === null ? (
+        <LoadingState label="Loading…" />
+      ) : (
+        <VerificationForm
+          fields={verificationFieldsFor(null)}
+          submitLabel="Continue"
+          refusal={refusal}
+          onSubmit={verify}
+        />
+      )}
     </AuthCard>
   );
 }
