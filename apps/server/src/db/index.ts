@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { SQLWrapper } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -129,8 +130,13 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       await pool.end();
       throw error;
     }
+    const db = drizzlePg(pool, { schema });
+    runners.set(db, async (statement, values) => {
+      const result = await pool.query({ name: statement.name, text: statement.text, values });
+      return result.rows;
+    });
     return {
-      db: drizzlePg(pool, { schema }),
+      db,
       kind: 'postgres',
       onConnectionError: (listener) => {
         connectionErrorListener = listener;
@@ -149,8 +155,11 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       postgresqlconf: [`shared_buffers=${pgliteSharedBuffers}`],
     });
     await migratePglite(client);
+    const db = drizzlePglite(client, { schema });
+    // PGlite is one connection without named statements: the text is simply run.
+    runners.set(db, async (statement, values) => (await client.query(statement.text, values)).rows);
     return {
-      db: drizzlePglite(client, { schema }),
+      db,
       kind: 'pglite',
       onConnectionError: () => undefined,
       close: async () => {
@@ -174,4 +183,62 @@ export async function executeRows<Row>(db: Database, query: SQLWrapper): Promise
     throw new Error('The database driver returned no rows array');
   }
   return result.rows as Row[];
+}
+
+/**
+ * A raw statement with a fixed text. On PostgreSQL a named one is parsed and planned once per
+ * connection (node-postgres keeps it by name), instead of on every call; `name` is undefined when
+ * the statement runs unnamed.
+ */
+export interface Statement {
+  readonly name: string | undefined;
+  readonly text: string;
+}
+
+/**
+ * Every named statement stays prepared on every pooled connection for the connection's life, so
+ * their number must stay bounded whatever builds them: past this many distinct texts, a new text
+ * runs unnamed (planned each time, as before).
+ */
+export const maxNamedStatements = 64;
+const namedTexts = new Map<string, Statement>();
+
+/**
+ * The statement for `text`, named after a hash of it: the same text always gets the same name, so
+ * a name never meets two texts (node-postgres refuses that), and statements whose shape varies
+ * (optional writes in one CTE) get one name per shape.
+ */
+export function statement(text: string): Statement {
+  const known = namedTexts.get(text);
+  if (known !== undefined) return known;
+  if (namedTexts.size >= maxNamedStatements) return { name: undefined, text };
+  const named = { name: `entry_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text };
+  namedTexts.set(text, named);
+  return named;
+}
+
+type StatementRunner = (statement: Statement, values: unknown[]) => Promise<unknown[]>;
+/** How each handle opened by `openDatabase` runs a raw statement on its driver (drizzle has no named raw statements). */
+const runners = new WeakMap<Database, StatementRunner>();
+
+/** Runs `statement` with `values` as its parameters ($1, $2, ...), never interpolated. */
+export async function executeStatement<Row>(
+  db: Database,
+  statement: Statement,
+  values: unknown[],
+): Promise<Row[]> {
+  const run = runners.get(db);
+  if (run === undefined) throw new Error('The database handle was not opened by openDatabase');
+  return (await run(statement, values)) as Row[];
+}
+
+const dialect = new PgDialect();
+
+/**
+ * Runs a statement built with drizzle's `sql` as a named statement of its text: its values stay
+ * parameters, and each shape of it gets its own name.
+ */
+export async function executeNamed<Row>(db: Database, query: SQLWrapper): Promise<Row[]> {
+  const { sql: text, params } = dialect.sqlToQuery(query.getSQL());
+  return executeStatement<Row>(db, statement(text), params);
 }

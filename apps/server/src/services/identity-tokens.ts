@@ -1,5 +1,5 @@
 import type { ConsumerIdentityToken } from '@entry/domain';
-import { and, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { consumers, identityTokens, tenants } from '../db/schema.ts';
 import { isGuid, normaliseShortId } from './identity-tokens-short-id.ts';
@@ -11,21 +11,9 @@ export interface IdentityTokenRecord {
   tenant: { id: number; subdomain: string; mfaRequired: boolean };
 }
 
-/** The condition that finds a token by the guid or short id a link or a person gave, or null. */
-export function tokenCondition(tokenParam: string): SQL | null {
-  if (isGuid(tokenParam)) return eq(identityTokens.guid, tokenParam.toLowerCase());
-  const shortId = normaliseShortId(tokenParam);
-  return shortId === null ? null : eq(identityTokens.shortId, shortId);
-}
-
-/** A token that exists and has not been revoked, found by guid or short id. Never writes. */
-export async function findIdentityToken(
-  db: Database,
-  tokenParam: string,
-): Promise<IdentityTokenRecord | null> {
-  const condition = tokenCondition(tokenParam);
-  if (condition === null) return null;
-  const rows = await db
+function tokenQuery(db: Database, by: 'guid' | 'shortId', name: string) {
+  const column = by === 'guid' ? identityTokens.guid : identityTokens.shortId;
+  return db
     .select({
       token: identityTokens,
       consumer: { id: consumers.id, consumerId: consumers.consumerId, email: consumers.email },
@@ -34,8 +22,45 @@ export async function findIdentityToken(
     .from(identityTokens)
     .innerJoin(consumers, eq(consumers.id, identityTokens.consumerId))
     .innerJoin(tenants, eq(tenants.id, identityTokens.tenantId))
-    .where(and(condition, isNull(identityTokens.revokedAt)))
-    .limit(1);
+    .where(and(eq(column, sql.placeholder('token')), isNull(identityTokens.revokedAt)))
+    .limit(1)
+    .prepare(name);
+}
+
+type TokenQuery = ReturnType<typeof tokenQuery>;
+
+/**
+ * A direct sign-in reads its token on every call: the two reads are built once per handle and
+ * prepared once per connection on PostgreSQL, rather than built and planned on every call.
+ */
+const tokenQueries = new WeakMap<Database, { byGuid: TokenQuery; byShortId: TokenQuery }>();
+
+function tokenQueriesFor(db: Database): { byGuid: TokenQuery; byShortId: TokenQuery } {
+  let queries = tokenQueries.get(db);
+  if (queries === undefined) {
+    queries = {
+      byGuid: tokenQuery(db, 'guid', 'entry_identity_token_by_guid'),
+      byShortId: tokenQuery(db, 'shortId', 'entry_identity_token_by_short_id'),
+    };
+    tokenQueries.set(db, queries);
+  }
+  return queries;
+}
+
+/** A token that exists and has not been revoked, found by guid or short id. Never writes. */
+export async function findIdentityToken(
+  db: Database,
+  tokenParam: string,
+): Promise<IdentityTokenRecord | null> {
+  const queries = tokenQueriesFor(db);
+  let rows: Awaited<ReturnType<TokenQuery['execute']>>;
+  if (isGuid(tokenParam)) {
+    rows = await queries.byGuid.execute({ token: tokenParam.toLowerCase() });
+  } else {
+    const shortId = normaliseShortId(tokenParam);
+    if (shortId === null) return null;
+    rows = await queries.byShortId.execute({ token: shortId });
+  }
   const row = rows[0];
   if (row === undefined) return null;
   return {

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'f
 import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import '@fastify/cookie';
 import type { Config } from '../config.ts';
-import { type Database, executeRows } from '../db/index.ts';
+import { type Database, executeNamed, executeStatement, statement } from '../db/index.ts';
 import { refreshTokens, type Scope, sessions } from '../db/schema.ts';
 import { notAuthorized, notPermitted } from '../errors.ts';
 import type { AuditLog } from './audit.ts';
@@ -184,17 +184,50 @@ interface SessionViewRow {
 }
 
 /** The columns of a session `s` and the names joined by `sessionNameJoins`, read with the write that needs them. */
-const sessionViewColumns = sql.raw(
+const sessionViewColumns =
   's.id::text AS id, s.scope, s.tenant_id, s.staff_user_id::text AS staff_user_id, ' +
-    's.consumer_id::text AS consumer_id, s.identity_token_guid::text AS identity_token_guid, ' +
-    's.access_type, s.has_restricted_access, s.role_id, ' +
-    's.launched_by_admin_id::text AS launched_by_admin_id, c.name AS consumer_name, ' +
-    'u.display_name AS staff_name, l.display_name AS launched_by_name',
-);
-const sessionNameJoins = sql.raw(
+  's.consumer_id::text AS consumer_id, s.identity_token_guid::text AS identity_token_guid, ' +
+  's.access_type, s.has_restricted_access, s.role_id, ' +
+  's.launched_by_admin_id::text AS launched_by_admin_id, c.name AS consumer_name, ' +
+  'u.display_name AS staff_name, l.display_name AS launched_by_name';
+const sessionNameJoins =
   'LEFT JOIN consumers c ON c.id = s.consumer_id ' +
-    'LEFT JOIN staff_users u ON u.id = s.staff_user_id ' +
-    'LEFT JOIN staff_users l ON l.id = s.launched_by_admin_id',
+  'LEFT JOIN staff_users u ON u.id = s.staff_user_id ' +
+  'LEFT JOIN staff_users l ON l.id = s.launched_by_admin_id';
+
+/**
+ * The whole rotation of a refresh token, as one statement (one round trip, one commit), its text
+ * fixed so PostgreSQL plans it once per connection: planning it took several times as long as
+ * running it. $1 the start of the grace period, $2 now, $3 the scope, $4 the token's hash, $5 the
+ * successor's hash, $6 the successor's expiry.
+ *
+ * The token's state comes from the statement's snapshot; the rotating UPDATE re-checks
+ * `rotated_at IS NULL` on the row as committed, so of racing callers exactly one wins the rotation
+ * (and names its successor), and a loser (which saw the token unrotated) was rotated within the
+ * grace period by definition: it gets a sibling, as does a caller within 10 s of the rotation.
+ */
+const refreshStatement = statement(
+  `WITH found AS (
+    SELECT t.session_id,
+      t.rotated_at IS NULL AS unrotated,
+      t.rotated_at >= $1::timestamptz AS in_grace,
+      t.expires_at > $2::timestamptz AND s.revoked_at IS NULL AND s.scope = $3 AS usable
+    FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
+    WHERE t.hash = $4::text
+  ),
+  rotated AS (
+    UPDATE refresh_tokens SET rotated_at = $2::timestamptz, replaced_by = $5::text
+    WHERE hash = $4::text AND rotated_at IS NULL AND (SELECT usable FROM found)
+  ),
+  issued AS (
+    INSERT INTO refresh_tokens (hash, session_id, created_at, expires_at)
+    SELECT $5::text, session_id, $2::timestamptz, $6::timestamptz
+    FROM found
+    WHERE usable AND (unrotated OR in_grace)
+    RETURNING hash
+  )
+  SELECT found.usable, EXISTS (SELECT 1 FROM issued) AS issued, ${sessionViewColumns}
+  FROM found JOIN sessions s ON s.id = found.session_id ${sessionNameJoins}`,
 );
 
 const idOf = (value: string | null): number | null => (value === null ? null : Number(value));
@@ -309,11 +342,15 @@ export function createSessionService(deps: {
     }
   }
 
+  // Read on every authenticated call: built once, and prepared once per connection on PostgreSQL.
+  const liveSessionQuery = db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.id, sql.placeholder('sessionId')), isNull(sessions.revokedAt)))
+    .prepare('entry_live_session');
+
   async function liveSession(sessionId: string): Promise<SessionRow | undefined> {
-    const [row] = await db
-      .select()
-      .from(sessions)
-      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+    const [row] = await liveSessionQuery.execute({ sessionId });
     return row;
   }
 
@@ -346,12 +383,13 @@ export function createSessionService(deps: {
       ];
       // One statement: every write commits together, and the names the token carries are read
       // in the same round trip. The main query cannot see the new session row (one snapshot), so
-      // the names are looked up by the ids just written.
+      // the names are looked up by the ids just written. Named after its text: one prepared
+      // statement per set of `alongside` writes.
       const ctes = sql.join(
         writes.map((write, index) => sql`${sql.raw(`w${index}`)} AS (${write.getSQL()})`),
         sql`, `,
       );
-      const [names] = await executeRows<
+      const [names] = await executeNamed<
         Pick<SessionViewRow, 'consumer_name' | 'staff_name' | 'launched_by_name'>
       >(
         db,
@@ -382,7 +420,7 @@ export function createSessionService(deps: {
       const now = clock.now();
       const refreshToken = randomToken();
       // The change, the end of the session's earlier refresh tokens and the new one: one statement.
-      const [row] = await executeRows<SessionViewRow>(
+      const [row] = await executeNamed<SessionViewRow>(
         db,
         sql`WITH s AS (
             UPDATE sessions SET access_type = ${change.accessType},
@@ -397,7 +435,7 @@ export function createSessionService(deps: {
               ${refreshExpiry(now).toISOString()}::timestamptz
             FROM s
           )
-          SELECT ${sessionViewColumns} FROM s ${sessionNameJoins}`,
+          SELECT ${sql.raw(sessionViewColumns)} FROM s ${sql.raw(sessionNameJoins)}`,
       );
       if (row === undefined) throw notAuthorized();
       return pairFor(toView(row), refreshToken);
@@ -409,36 +447,14 @@ export function createSessionService(deps: {
       const at = now.toISOString();
       const successor = randomToken();
       const successorHash = hashToken(successor);
-      // The whole rotation is one statement, so one round trip and one commit. The token's state
-      // comes from the statement's snapshot; the rotating UPDATE re-checks `rotated_at IS NULL` on
-      // the row as committed, so of racing callers exactly one wins the rotation (and names its
-      // successor), and a loser (which saw the token unrotated) was rotated within the grace
-      // period by definition: it gets a sibling, as does a caller within 10 s of the rotation.
-      const [row] = await executeRows<RefreshRow>(
-        db,
-        sql`WITH found AS (
-            SELECT t.session_id,
-              t.rotated_at IS NULL AS unrotated,
-              t.rotated_at >= ${new Date(now.getTime() - refreshGraceMs).toISOString()}::timestamptz AS in_grace,
-              t.expires_at > ${at}::timestamptz AND s.revoked_at IS NULL AND s.scope = ${scope} AS usable
-            FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
-            WHERE t.hash = ${hash}
-          ),
-          rotated AS (
-            UPDATE refresh_tokens SET rotated_at = ${at}::timestamptz, replaced_by = ${successorHash}
-            WHERE hash = ${hash} AND rotated_at IS NULL AND (SELECT usable FROM found)
-          ),
-          issued AS (
-            INSERT INTO refresh_tokens (hash, session_id, created_at, expires_at)
-            SELECT ${successorHash}, session_id, ${at}::timestamptz,
-              ${refreshExpiry(now).toISOString()}::timestamptz
-            FROM found
-            WHERE usable AND (unrotated OR in_grace)
-            RETURNING hash
-          )
-          SELECT found.usable, EXISTS (SELECT 1 FROM issued) AS issued, ${sessionViewColumns}
-          FROM found JOIN sessions s ON s.id = found.session_id ${sessionNameJoins}`,
-      );
+      const [row] = await executeStatement<RefreshRow>(db, refreshStatement, [
+        new Date(now.getTime() - refreshGraceMs).toISOString(),
+        at,
+        scope,
+        hash,
+        successorHash,
+        refreshExpiry(now).toISOString(),
+      ]);
       if (row === undefined || !row.usable) throw notAuthorized();
       const view = toView(row);
       if (row.issued) return pairFor(view, successor);
