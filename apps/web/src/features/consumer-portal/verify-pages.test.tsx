@@ -1,4 +1,6 @@
 // @vitest-environment-options {"url": "http://sender.localhost:4173/c/verify-identity"}
+
+import type { AppConfig } from '@entry/domain';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AppConfigProvider } from '../../config/app-config-context.tsx';
@@ -6,7 +8,7 @@ import { senderAccess } from '../../testing/fake-api.ts';
 import { renderPortalPage } from '../session/portal-test-kit.tsx';
 import { VerifyIdentityPage } from './verify-pages.tsx';
 
-const config = {
+const config: AppConfig = {
   domain: 'localhost',
   scheme: 'http',
   port: '4173',
