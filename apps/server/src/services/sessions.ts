@@ -359,20 +359,20 @@ export function createSessionService(deps: {
       const id = randomUUID();
       const now = clock.now();
       const refreshToken = randomToken();
+      const session = {
+        id,
+        scope: input.scope,
+        tenantId: input.tenantId,
+        staffUserId: input.staffUserId ?? null,
+        consumerId: input.consumerId ?? null,
+        identityTokenGuid: input.identityTokenGuid ?? null,
+        accessType: input.accessType,
+        hasRestrictedAccess: input.hasRestrictedAccess,
+        roleId: input.roleId,
+        launchedByAdminId: input.launchedByAdminId ?? null,
+      };
       const writes: SQLWrapper[] = [
-        db.insert(sessions).values({
-          id,
-          scope: input.scope,
-          tenantId: input.tenantId,
-          staffUserId: input.staffUserId ?? null,
-          consumerId: input.consumerId ?? null,
-          identityTokenGuid: input.identityTokenGuid ?? null,
-          accessType: input.accessType,
-          hasRestrictedAccess: input.hasRestrictedAccess,
-          roleId: input.roleId,
-          launchedByAdminId: input.launchedByAdminId ?? null,
-          createdAt: now,
-        }),
+        db.insert(sessions).values({ ...session, createdAt: now }),
         db.insert(refreshTokens).values({
           hash: hashToken(refreshToken),
           sessionId: id,
@@ -399,16 +399,7 @@ export function createSessionService(deps: {
           (SELECT display_name FROM staff_users WHERE id = ${input.launchedByAdminId ?? null}) AS launched_by_name`,
       );
       const view: SessionView = {
-        id,
-        scope: input.scope,
-        tenantId: input.tenantId,
-        staffUserId: input.staffUserId ?? null,
-        consumerId: input.consumerId ?? null,
-        identityTokenGuid: input.identityTokenGuid ?? null,
-        accessType: input.accessType,
-        hasRestrictedAccess: input.hasRestrictedAccess,
-        roleId: input.roleId,
-        launchedByAdminId: input.launchedByAdminId ?? null,
+        ...session,
         consumerName: names?.consumer_name ?? null,
         staffName: names?.staff_name ?? null,
         launchedByName: names?.launched_by_name ?? null,
