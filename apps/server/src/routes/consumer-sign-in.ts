@@ -25,8 +25,8 @@ import {
 } from '../services/kba.ts';
 import {
   consumeMfaCode,
-  firstMfaCodeInsert,
   generateMfaCode,
+  mfaCodeInsert,
   mfaCodeLifetimeMs,
   resendMfaCode,
 } from '../services/mfa.ts';
@@ -341,7 +341,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             roleId: null,
           },
           (sessionId) => [
-            firstMfaCodeInsert(db, { sessionId, code, pepper: ctx.kbaPepper, now }),
+            mfaCodeInsert(db, { sessionId, code, pepper: ctx.kbaPepper, now }),
             audit.insertOf({
               ...audited,
               outcome: 'success',

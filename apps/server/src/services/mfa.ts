@@ -1,5 +1,5 @@
 import { createHmac, randomInt } from 'node:crypto';
-import { and, desc, eq, gt, isNull, lt, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { mfaCodes, sessions } from '../db/schema.ts';
 import { hashesEqual } from './keyed-hash.ts';
@@ -36,21 +36,16 @@ async function replaceCode(executor: Executor, input: IssueInput): Promise<strin
     .update(mfaCodes)
     .set({ usedAt: input.now })
     .where(and(eq(mfaCodes.sessionId, input.sessionId), isNull(mfaCodes.usedAt)));
-  await executor.insert(mfaCodes).values({
-    sessionId: input.sessionId,
-    codeHash: hashMfaCode(input.pepper, input.sessionId, code),
-    expiresAt: new Date(input.now.getTime() + mfaCodeLifetimeMs),
-    createdAt: input.now,
-  });
+  await mfaCodeInsert(executor, { ...input, code });
   return code;
 }
 
 /**
- * The insert of a new session's first code, not yet run: written in the session's own statement
- * (a new session has no earlier code to void). The code in clear goes only into the mail.
+ * The insert of a code, not yet run. A new session's first code goes into the session's own
+ * statement (it has no earlier code to void); the code in clear goes only into the mail.
  */
-export function firstMfaCodeInsert(db: Database, input: IssueInput & { code: string }): SQLWrapper {
-  return db.insert(mfaCodes).values({
+export function mfaCodeInsert(executor: Pick<Database, 'insert'>, input: IssueInput & { code: string }) {
+  return executor.insert(mfaCodes).values({
     sessionId: input.sessionId,
     codeHash: hashMfaCode(input.pepper, input.sessionId, input.code),
     expiresAt: new Date(input.now.getTime() + mfaCodeLifetimeMs),

@@ -150,17 +150,8 @@ function toPrincipal(row: SessionRow): SessionPrincipal {
 }
 
 /** A session as a token is signed for it: its row and the names the token carries. */
-interface SessionView {
+interface SessionView extends Omit<SessionPrincipal, 'sessionId'> {
   id: string;
-  scope: Scope;
-  tenantId: number | null;
-  staffUserId: number | null;
-  consumerId: number | null;
-  identityTokenGuid: string | null;
-  accessType: AccessType;
-  hasRestrictedAccess: boolean;
-  roleId: number | null;
-  launchedByAdminId: number | null;
   consumerName: string | null;
   staffName: string | null;
   launchedByName: string | null;

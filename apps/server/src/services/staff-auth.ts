@@ -61,8 +61,9 @@ async function countFailure(ctx: AppContext, userId: number): Promise<{ lockedNo
   });
 }
 
-async function countSuccess(ctx: AppContext, user: StaffUser): Promise<void> {
-  await ctx.db
+/** The update that ends a user's run of failed sign-ins, not yet run (a sign-in writes it with its session). */
+function successUpdate(ctx: AppContext, user: StaffUser) {
+  return ctx.db
     .update(staffUsers)
     .set(recordSuccess(lockStateOf(user), ctx.clock.now()))
     .where(eq(staffUsers.id, user.id));
@@ -136,7 +137,7 @@ export async function staffSignIn(
   const event = `${kind}.sign-in`;
   const user = await checkPassword(ctx, kind, credentials.username, credentials.password, ip, event);
   if (await passwordExpired(ctx, user)) {
-    await countSuccess(ctx, user);
+    await successUpdate(ctx, user);
     await ctx.audit.record({
       event,
       outcome: 'failure',
@@ -158,10 +159,7 @@ export async function staffSignIn(
       roleId: user.roleId,
     },
     (sessionId) => [
-      ctx.db
-        .update(staffUsers)
-        .set(recordSuccess(lockStateOf(user), ctx.clock.now()))
-        .where(eq(staffUsers.id, user.id)),
+      successUpdate(ctx, user),
       ctx.audit.insertOf({
         event,
         outcome: 'success',
