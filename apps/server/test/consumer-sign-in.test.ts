@@ -1,7 +1,7 @@
 import { type AuthTokenResult, authTokenResultSchema, decodeJwtPayload } from '@entry/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mfaCodes } from '../src/db/schema.ts';
+import { identityTokens, mfaCodes } from '../src/db/schema.ts';
 import { consumerRoleId } from '../src/routes/consumer-sign-in.ts';
 import {
   auditEvents,
@@ -77,7 +77,9 @@ describe(`consumer sign-in (${databaseLabel})`, () => {
       const result = authTokenResultSchema.parse(response.body);
       expect(result).toMatchObject({ accessType: 'Consumer', hasRestrictedAccess: false });
       expect(decodeJwtPayload(result.accessToken)).toMatchObject({
-        user: { context: { roleId: consumerRoleId } },
+        sid: result.sessionGuid,
+        identityToken: token.guid,
+        user: { name: 'Test Consumer', context: { roleId: consumerRoleId } },
       });
       const cookie = response.headers.get('set-cookie') ?? '';
       expect(cookie).toMatch(/HttpOnly/i);
@@ -104,6 +106,52 @@ describe(`consumer sign-in (${databaseLabel})`, () => {
       });
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ errorCode: 'InvalidValue', errors: [{ field: 'token' }] });
+    });
+
+    it('audits each refused link with its token and consumer, and changes nothing of it', async () => {
+      const consumer = await createConsumer(server);
+      const needsVerification = await createToken(server, consumer, 'Last4Ssn');
+      const expired = await createToken(server, consumer, 'Direct', { validForMs: -1 });
+      const byShortId = await call(server.baseUrl, 'POST', identityTokenPath, {
+        body: { token: needsVerification.shortId, ...tenant },
+      });
+      expect(byShortId.status).toBe(400);
+      expect(byShortId.body).toMatchObject({ errorCode: 'InvalidValue', errors: [{ field: 'token' }] });
+      const late = await call(server.baseUrl, 'POST', identityTokenPath, {
+        body: { token: expired.guid, ...tenant },
+      });
+      expect(late.body).toMatchObject({ errorCode: 'TokenExpired' });
+      const audited = (await auditEvents(server, 'consumer.sign-in.identity-token')).filter(
+        (row) => row.actor === `consumer:${consumer.id}`,
+      );
+      expect(audited.map(({ outcome, tenantId, detail }) => ({ outcome, tenantId, detail }))).toEqual([
+        {
+          outcome: 'failure',
+          tenantId: tenant.customerId,
+          detail: { identityToken: needsVerification.guid },
+        },
+        {
+          outcome: 'failure',
+          tenantId: tenant.customerId,
+          detail: { identityToken: expired.guid, expired: true },
+        },
+      ]);
+      expect((await tokenRow(server, needsVerification.guid)).lastUsedAt).toBeNull();
+      expect((await tokenRow(server, expired.guid)).lastUsedAt).toBeNull();
+    });
+
+    it('answers 404 ItemNotFound for a revoked link', async () => {
+      const consumer = await createConsumer(server);
+      const token = await createToken(server, consumer, 'Direct');
+      await server.ctx.db
+        .update(identityTokens)
+        .set({ revokedAt: server.clock.now() })
+        .where(eq(identityTokens.guid, token.guid));
+      const response = await call(server.baseUrl, 'POST', identityTokenPath, {
+        body: { token: token.guid, ...tenant },
+      });
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ errorCode: 'ItemNotFound' });
     });
 
     it.each([

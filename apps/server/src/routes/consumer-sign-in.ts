@@ -13,8 +13,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { consumers, identityTokens, tenants } from '../db/schema.ts';
+import { consumers, tenants } from '../db/schema.ts';
 import { ApiError, invalidValue, notFound } from '../errors.ts';
+import { directSignInEvent, signInWithDirectLink } from '../services/direct-sign-in.ts';
 import { findIdentityToken, type IdentityTokenRecord, isExpired } from '../services/identity-tokens.ts';
 import {
   missingFields,
@@ -215,42 +216,30 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { body } = request;
-        const record = await tokenOfTenant(body.token, body.customerId, body.subdomain);
-        const audited = {
-          event: 'consumer.sign-in.identity-token',
-          actor: `consumer:${record.consumer.id}`,
-          tenantId: record.tenant.id,
+        const signIn = await signInWithDirectLink(ctx, body, request.ip, consumerRoleId);
+        if (signIn.outcome === 'unknown') {
+          await tenantOf(body.customerId, body.subdomain);
+          throw notFound(consumerMessages.tokenNotFound);
+        }
+        const { token } = signIn;
+        if (signIn.outcome === 'signed-in') {
+          sessions.setRefreshCookie(reply, 'consumer', signIn.pair);
+          forgetIdentityToken(db, token);
+          return signIn.pair;
+        }
+        const refused = {
+          event: directSignInEvent,
+          actor: `consumer:${token.consumerId}`,
+          tenantId: token.tenantId,
           ip: request.ip,
-          detail: { identityToken: record.token.guid },
-        };
-        if (record.token.signInType !== 'Direct') {
-          await audit.record({ ...audited, outcome: 'failure' });
+          outcome: 'failure',
+        } as const;
+        if (signIn.outcome === 'not-direct') {
+          await audit.record({ ...refused, detail: { identityToken: token.guid } });
           throw invalidValue('token', consumerMessages.notDirectToken);
         }
-        const now = clock.now();
-        if (isExpired(record.token, now)) {
-          await audit.record({
-            ...audited,
-            outcome: 'failure',
-            detail: { ...audited.detail, expired: true },
-          });
-          throw tokenExpired();
-        }
-        const result = await fullSession(
-          reply,
-          record.tenant.id,
-          record.consumer.id,
-          record.token.guid,
-          () => [
-            db
-              .update(identityTokens)
-              .set({ lastUsedAt: now })
-              .where(eq(identityTokens.guid, record.token.guid)),
-            audit.insertOf({ ...audited, outcome: 'success' }),
-          ],
-        );
-        forgetIdentityToken(db, record.token);
-        return result;
+        await audit.record({ ...refused, detail: { identityToken: token.guid, expired: true } });
+        throw tokenExpired();
       },
     );
 

@@ -77,9 +77,32 @@ export interface RequireSessionOptions {
  */
 export type WritesWithSession = (sessionId: string) => SQLWrapper[];
 
+/** A new session's id and first refresh token, chosen before the statement that writes them. */
+export interface NewSessionKeys {
+  id: string;
+  refreshToken: string;
+  refreshTokenHash: string;
+  createdAt: Date;
+  refreshTokenExpiresAt: Date;
+}
+
+/** The names a session's access token carries, read with the statement that wrote the session. */
+export interface SessionNames {
+  consumerName: string | null;
+  staffName: string | null;
+  launchedByName: string | null;
+}
+
 export interface SessionService {
   /** Creates a server-side session and its first token pair (and `alongside`, in the same statement). */
   createSession(input: NewSession, alongside?: WritesWithSession): Promise<AuthTokenResult>;
+  /**
+   * The keys of a session that a caller's own statement writes (its `sessions` and
+   * `refresh_tokens` rows with the caller's other writes, in one round trip); `firstPair` then
+   * signs its tokens. `createSession` does both for the common case.
+   */
+  newSessionKeys(): NewSessionKeys;
+  firstPair(keys: NewSessionKeys, input: NewSession, names: SessionNames): Promise<AuthTokenResult>;
   /**
    * Changes a session's access (e.g. MFA completed: restricted -> full) and issues a new pair;
    * the session's earlier refresh tokens stop working.
@@ -150,11 +173,8 @@ function toPrincipal(row: SessionRow): SessionPrincipal {
 }
 
 /** A session as a token is signed for it: its row and the names the token carries. */
-interface SessionView extends Omit<SessionPrincipal, 'sessionId'> {
+interface SessionView extends Omit<SessionPrincipal, 'sessionId'>, SessionNames {
   id: string;
-  consumerName: string | null;
-  staffName: string | null;
-  launchedByName: string | null;
 }
 
 /** `sessionViewColumns` as a raw statement returns them (bigints as text: both drivers agree on text). */
@@ -238,6 +258,22 @@ function toView(row: SessionViewRow): SessionView {
     consumerName: row.consumer_name,
     staffName: row.staff_name,
     launchedByName: row.launched_by_name,
+  };
+}
+
+/** A new session's row as `NewSession` describes it, its optional references null. */
+function sessionColumns(id: string, input: NewSession): Omit<SessionView, keyof SessionNames> {
+  return {
+    id,
+    scope: input.scope,
+    tenantId: input.tenantId,
+    staffUserId: input.staffUserId ?? null,
+    consumerId: input.consumerId ?? null,
+    identityTokenGuid: input.identityTokenGuid ?? null,
+    accessType: input.accessType,
+    hasRestrictedAccess: input.hasRestrictedAccess,
+    roleId: input.roleId,
+    launchedByAdminId: input.launchedByAdminId ?? null,
   };
 }
 
@@ -347,28 +383,15 @@ export function createSessionService(deps: {
 
   const service: SessionService = {
     async createSession(input, alongside) {
-      const id = randomUUID();
-      const now = clock.now();
-      const refreshToken = randomToken();
-      const session = {
-        id,
-        scope: input.scope,
-        tenantId: input.tenantId,
-        staffUserId: input.staffUserId ?? null,
-        consumerId: input.consumerId ?? null,
-        identityTokenGuid: input.identityTokenGuid ?? null,
-        accessType: input.accessType,
-        hasRestrictedAccess: input.hasRestrictedAccess,
-        roleId: input.roleId,
-        launchedByAdminId: input.launchedByAdminId ?? null,
-      };
+      const keys = service.newSessionKeys();
+      const { id, createdAt } = keys;
       const writes: SQLWrapper[] = [
-        db.insert(sessions).values({ ...session, createdAt: now }),
+        db.insert(sessions).values({ ...sessionColumns(id, input), createdAt }),
         db.insert(refreshTokens).values({
-          hash: hashToken(refreshToken),
+          hash: keys.refreshTokenHash,
           sessionId: id,
-          createdAt: now,
-          expiresAt: refreshExpiry(now),
+          createdAt,
+          expiresAt: keys.refreshTokenExpiresAt,
         }),
         ...(alongside?.(id) ?? []),
       ];
@@ -389,13 +412,27 @@ export function createSessionService(deps: {
           (SELECT display_name FROM staff_users WHERE id = ${input.staffUserId ?? null}) AS staff_name,
           (SELECT display_name FROM staff_users WHERE id = ${input.launchedByAdminId ?? null}) AS launched_by_name`,
       );
-      const view: SessionView = {
-        ...session,
+      return service.firstPair(keys, input, {
         consumerName: names?.consumer_name ?? null,
         staffName: names?.staff_name ?? null,
         launchedByName: names?.launched_by_name ?? null,
+      });
+    },
+
+    newSessionKeys() {
+      const refreshToken = randomToken();
+      const createdAt = clock.now();
+      return {
+        id: randomUUID(),
+        refreshToken,
+        refreshTokenHash: hashToken(refreshToken),
+        createdAt,
+        refreshTokenExpiresAt: refreshExpiry(createdAt),
       };
-      return pairFor(view, refreshToken);
+    },
+
+    firstPair(keys, input, names) {
+      return pairFor({ ...sessionColumns(keys.id, input), ...names }, keys.refreshToken);
     },
 
     async upgradeSession(sessionId, change) {

@@ -1,0 +1,131 @@
+import type { AuthTokenResult, SignInType } from '@entry/domain';
+import { type Database, executeStatement, statement } from '../db/index.ts';
+import { isGuid, normaliseShortId } from './identity-tokens-short-id.ts';
+import type { SessionService } from './sessions.ts';
+
+/** What a direct sign-in read of the token it names: enough to audit and explain a refusal. */
+export interface DirectSignInToken {
+  guid: string;
+  shortId: string | null;
+  consumerId: number;
+  tenantId: number;
+}
+
+export type DirectSignInResult =
+  /** No unrevoked token by that guid or short id belongs to the tenant named by both its id and subdomain. */
+  | { outcome: 'unknown' }
+  | { outcome: 'signed-in'; token: DirectSignInToken; pair: AuthTokenResult }
+  /** The token asks for verification first (a lookup sign-in). */
+  | { outcome: 'not-direct'; token: DirectSignInToken }
+  | { outcome: 'expired'; token: DirectSignInToken };
+
+export const directSignInEvent = 'consumer.sign-in.identity-token';
+
+/**
+ * The whole sign-in with a Direct link as one statement: it reads the token (unrevoked, of the
+ * tenant named by both its id and subdomain) and, when the token is Direct and unexpired, writes
+ * the session, its first refresh token, the token's last use and the success audit row, all in one
+ * round trip and one commit; the names the access token carries come back with it. The handler's
+ * builder-made statements and separate read took twice the server's time per sign-in.
+ *
+ * $1 the guid or short id, $2 the tenant's id, $3 its subdomain (lower case), $4 now, $5 the
+ * session id, $6 the role of a full consumer session, $7 the refresh token's hash, $8 its expiry,
+ * $9 the caller's address.
+ */
+function directSignInText(tokenColumn: 'guid' | 'short_id'): string {
+  return `WITH t AS (
+    SELECT it.guid, it.short_id, it.consumer_id, it.tenant_id, it.sign_in_type,
+      it.expires_at <= $4::timestamptz AS expired, c.name AS consumer_name
+    FROM identity_tokens it
+    JOIN tenants tn ON tn.id = it.tenant_id
+    JOIN consumers c ON c.id = it.consumer_id
+    WHERE it.${tokenColumn} = $1::${tokenColumn === 'guid' ? 'uuid' : 'text'} AND it.revoked_at IS NULL
+      AND tn.id = $2::integer AND tn.subdomain = $3::text
+  ),
+  usable AS (SELECT * FROM t WHERE sign_in_type = 'Direct' AND NOT expired),
+  session AS (
+    INSERT INTO sessions (id, scope, tenant_id, consumer_id, identity_token_guid, access_type,
+      has_restricted_access, role_id, created_at)
+    SELECT $5::uuid, 'consumer', tenant_id, consumer_id, guid, 'Consumer', false, $6::integer, $4::timestamptz
+    FROM usable
+  ),
+  refresh AS (
+    INSERT INTO refresh_tokens (hash, session_id, created_at, expires_at)
+    SELECT $7::text, $5::uuid, $4::timestamptz, $8::timestamptz FROM usable
+  ),
+  used AS (UPDATE identity_tokens SET last_used_at = $4::timestamptz WHERE guid IN (SELECT guid FROM usable)),
+  audited AS (
+    INSERT INTO audit_log (at, event, outcome, actor, tenant_id, ip, detail)
+    SELECT $4::timestamptz, '${directSignInEvent}', 'success', 'consumer:' || consumer_id, tenant_id, $9::text,
+      jsonb_build_object('identityToken', guid, 'sessionId', $5::text)
+    FROM usable
+  )
+  SELECT guid::text AS guid, short_id, consumer_id::text AS consumer_id, tenant_id, sign_in_type, expired,
+    consumer_name, EXISTS (SELECT 1 FROM usable) AS signed_in
+  FROM t`;
+}
+
+const directSignInByGuid = statement(directSignInText('guid'));
+const directSignInByShortId = statement(directSignInText('short_id'));
+
+interface DirectSignInRow {
+  guid: string;
+  short_id: string | null;
+  consumer_id: string;
+  tenant_id: number;
+  sign_in_type: SignInType;
+  expired: boolean;
+  consumer_name: string | null;
+  signed_in: boolean;
+}
+
+export async function signInWithDirectLink(
+  deps: { db: Database; sessions: SessionService },
+  link: { token: string; customerId: number; subdomain: string },
+  ip: string,
+  roleId: number,
+): Promise<DirectSignInResult> {
+  const shortId = isGuid(link.token) ? null : normaliseShortId(link.token);
+  if (!isGuid(link.token) && shortId === null) return { outcome: 'unknown' };
+  const keys = deps.sessions.newSessionKeys();
+  const [row] = await executeStatement<DirectSignInRow>(
+    deps.db,
+    shortId === null ? directSignInByGuid : directSignInByShortId,
+    [
+      shortId ?? link.token.toLowerCase(),
+      link.customerId,
+      link.subdomain.toLowerCase(),
+      keys.createdAt.toISOString(),
+      keys.id,
+      roleId,
+      keys.refreshTokenHash,
+      keys.refreshTokenExpiresAt.toISOString(),
+      ip,
+    ],
+  );
+  if (row === undefined) return { outcome: 'unknown' };
+  const token: DirectSignInToken = {
+    guid: row.guid,
+    shortId: row.short_id,
+    consumerId: Number(row.consumer_id),
+    tenantId: row.tenant_id,
+  };
+  if (row.signed_in) {
+    const pair = await deps.sessions.firstPair(
+      keys,
+      {
+        scope: 'consumer',
+        tenantId: token.tenantId,
+        consumerId: token.consumerId,
+        identityTokenGuid: token.guid,
+        accessType: 'Consumer',
+        hasRestrictedAccess: false,
+        roleId,
+      },
+      { consumerName: row.consumer_name, staffName: null, launchedByName: null },
+    );
+    return { outcome: 'signed-in', token, pair };
+  }
+  if (row.sign_in_type !== 'Direct') return { outcome: 'not-direct', token };
+  return { outcome: 'expired', token };
+}
