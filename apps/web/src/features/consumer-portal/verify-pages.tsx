@@ -1,5 +1,5 @@
 import { verificationFieldsFor } from '@entry/domain';
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { LoadingState } from '../../components/loading-state.tsx';
@@ -60,7 +60,12 @@ function useHostTenant(skip: boolean): LookupTarget | 'loading' | 'none' {
     access
       .bySubdomain(subdomain)
       .then((result) => {
-        if (active) setTenant({ subdomain: result.subdomain, customerId: result.customerId, token: null });
+        if (!active) return;
+        // The form's first render (react-hook-form and every field) was one long task; as a
+        // transition, React renders it in slices and the main thread stays free between them.
+        startTransition(() =>
+          setTenant({ subdomain: result.subdomain, customerId: result.customerId, token: null }),
+        );
       })
       .catch(() => {
         if (active) setTenant('none');
