@@ -46,6 +46,8 @@ export interface StartOptions {
   /** A TypeScript file run with tsx in one Node process (so its pid is the server's). */
   script: string;
   args?: string[];
+  /** Node's own flags, before `--import tsx`. */
+  nodeFlags?: string[];
   env: Record<string, string>;
   port: number;
   readyPath: string;
@@ -55,11 +57,15 @@ export interface StartOptions {
 /** Starts one server in its own process, its output kept in bench/results/logs/<name>.log. */
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   const log = createWriteStream(path.join(logsDir, `${options.name}.log`));
-  const child = spawn(process.execPath, ['--import', 'tsx', options.script, ...(options.args ?? [])], {
-    cwd: repoRoot,
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeFlags ?? []), '--import', 'tsx', options.script, ...(options.args ?? [])],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   const baseUrl = `http://127.0.0.1:${options.port}`;

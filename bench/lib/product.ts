@@ -3,7 +3,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPopulation, type Population } from './population.ts';
-import { type ServerProcess, startServer } from './processes.ts';
+import { repoRoot, type ServerProcess, startServer } from './processes.ts';
 
 /** The part of DATA_DIR/demo.json (DESIGN.md section 7) the scenarios use. */
 export interface Demo {
@@ -50,6 +50,26 @@ export interface RunningProduct {
 }
 
 /**
+ * Node's flags in the server's `serve` script (apps/server/package.json), so the benchmark runs the
+ * server as `npm start` and a deployment do: `node <flags> --import tsx src/main.ts serve`.
+ */
+async function serveNodeFlags(): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(path.join(repoRoot, 'apps/server/package.json'), 'utf8')) as {
+    scripts: { serve: string };
+  };
+  const match = /^node((?: --[\w-]+(?:=\S+)?)*) --import tsx src\/main\.ts serve$/.exec(
+    manifest.scripts.serve,
+  );
+  if (match === null) throw new Error(`unexpected serve script: ${manifest.scripts.serve}`);
+  return (
+    match[1]
+      ?.trim()
+      .split(' ')
+      .filter((flag) => flag !== '') ?? []
+  );
+}
+
+/**
  * Starts `apps/server/src/main.ts serve` in its own process with the product's default settings
  * (LOG_LEVEL, RATE_LIMIT_FAILURES and the rest unset), a fresh DATA_DIR, and the demo data it seeds.
  */
@@ -66,11 +86,13 @@ export async function startProduct(options: ProductOptions): Promise<RunningProd
     ...(options.redisUrl === undefined ? {} : { REDIS_URL: options.redisUrl }),
     ...options.env,
   };
+  const nodeFlags = await serveNodeFlags();
   const launch = () =>
     startServer({
       name: options.name,
       script: 'apps/server/src/main.ts',
       args: ['serve'],
+      nodeFlags,
       env,
       port: options.port,
       readyPath: '/api/auth/.well-known/jwks.json',

@@ -1,8 +1,8 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, type KeyObject, randomBytes, randomUUID, sign } from 'node:crypto';
 import type { AccessType, AuthTokenResult } from '@entry/domain';
 import { and, eq, isNull, type SQLWrapper, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
 import '@fastify/cookie';
 import type { Config } from '../config.ts';
 import { type Database, executeNamed, executeStatement, statement } from '../db/index.ts';
@@ -277,6 +277,18 @@ function sessionColumns(id: string, input: NewSession): Omit<SessionView, keyof 
   };
 }
 
+const base64urlJson = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/**
+ * A compact JWS (RFC 7515) signed with an Ed25519 key, synchronously: jose turns the key into a
+ * WebCrypto key and signs on the thread pool on every call, about a tenth of a sign-in's server
+ * time; node:crypto signs the same bytes in a few microseconds. Tokens are verified with jose.
+ */
+function signCompactJwt(header: { alg: 'EdDSA'; kid: string; typ: 'JWT' }, payload: object, key: KeyObject) {
+  const signingInput = `${base64urlJson(header)}.${base64urlJson(payload)}`;
+  return `${signingInput}.${sign(null, Buffer.from(signingInput), key).toString('base64url')}`;
+}
+
 function subjectOf(row: Pick<SessionRow, 'scope' | 'staffUserId' | 'consumerId'>): string {
   return `${row.scope}:${row.staffUserId ?? row.consumerId ?? 'anonymous'}`;
 }
@@ -319,13 +331,17 @@ export function createSessionService(deps: {
         ? {}
         : { identityToken: view.identityTokenGuid }),
     };
-    return new SignJWT(claims)
-      .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' })
-      .setSubject(subjectOf(view))
-      .setIssuedAt(issuedAt)
-      .setExpirationTime(issuedAt + config.accessTokenMinutes * 60)
-      .setJti(randomUUID())
-      .sign(key.privateKey);
+    return signCompactJwt(
+      { alg: 'EdDSA', kid: key.kid, typ: 'JWT' },
+      {
+        ...claims,
+        sub: subjectOf(view),
+        iat: issuedAt,
+        exp: issuedAt + config.accessTokenMinutes * 60,
+        jti: randomUUID(),
+      },
+      key.privateKey,
+    );
   }
 
   /** The pair for a session whose refresh token `refreshToken` the statement that read `view` stored. */
