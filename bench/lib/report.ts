@@ -52,7 +52,8 @@ function databaseSection(suite: SuiteResult | undefined, title: string): string[
     if (name === 'accessLookup') return `bare Fastify ${show(ceilingAccess?.rate, '/s')}`;
     if (name === 'identityTokenLookup' || name === 'identityTokenOpened')
       return `bare Fastify ${show(ceilingToken?.rate, '/s')}`;
-    if (name === 'passwordSignIn') return `raw argon2id verify ${show(argon2, '/s')} (2 workers)`;
+    if (name === 'passwordSignIn')
+      return `raw argon2id verify ${show(argon2, '/s')} (2 workers, the higher of just before and just after)`;
     return '';
   };
   const rows = Object.keys(scenarioLabels).map((name) =>

@@ -123,9 +123,16 @@ export async function runDatabaseSuite(kind: DatabaseKind): Promise<void> {
         await measure(bare.baseUrl, scenarios.identityTokenLookup),
       );
     });
-    recorder.record('ceiling.argon2VerifyRate', await argon2VerifyRate(2, runSeconds));
     for (const name of scenarioOrder) {
+      if (name !== 'passwordSignIn') {
+        recorder.record(`product.${name}`, await measure(server.baseUrl, scenarios[name], [server.pid]));
+        continue;
+      }
+      // The raw rate swings with the machine's other load from one run to the next: measured right
+      // before and right after the sign-in, and the higher one kept, so the ratio is not flattered.
+      const before = await argon2VerifyRate(2, runSeconds);
       recorder.record(`product.${name}`, await measure(server.baseUrl, scenarios[name], [server.pid]));
+      recorder.record('ceiling.argon2VerifyRate', Math.max(before, await argon2VerifyRate(2, runSeconds)));
     }
   });
   await measurePeer(recorder, kind);
