@@ -23,6 +23,9 @@ const reactRouterProduction = fileURLToPath(
   new URL('../../node_modules/react-router/dist/production/index.mjs', import.meta.url),
 );
 
+/** The chunk of zod (the API client's schemas), the largest part of every portal page. */
+const zodChunk = 'zod';
+
 export default defineConfig(({ command }) => ({
   plugins: [
     react(),
@@ -64,14 +67,18 @@ export default defineConfig(({ command }) => ({
       },
     }),
     // A document opened under `/c/` (a bookmark, a reload) is on its way to the consumer's
-    // verification, or to a page that needs the portal layout first.
-    routePreloads({
-      '/c/': ['src/features/consumer-portal/consumer-layout.tsx'],
-      '/c/verify-': [
-        'src/features/consumer-portal/consumer-layout.tsx',
-        'src/features/consumer-portal/verify-pages.tsx',
-      ],
-    }),
+    // verification, or to a page that needs the portal layout first. zod, the largest part of what
+    // the portal loads and self-contained, runs while the entry chunk is still downloading.
+    routePreloads(
+      {
+        '/c/': ['src/features/consumer-portal/consumer-layout.tsx'],
+        '/c/verify-': [
+          'src/features/consumer-portal/consumer-layout.tsx',
+          'src/features/consumer-portal/verify-pages.tsx',
+        ],
+      },
+      { start: [zodChunk] },
+    ),
     precompress(),
   ],
   resolve: {
@@ -83,6 +90,10 @@ export default defineConfig(({ command }) => ({
     target: 'es2022',
     // Every browser that runs this target preloads modules natively; the polyfill would only cost bytes.
     modulePreload: { polyfill: false },
+    rolldownOptions: {
+      // zod in a chunk of its own, which imports nothing: route-preloads can start it early.
+      output: { codeSplitting: { groups: [{ name: zodChunk, test: /node_modules[\\/]zod[\\/]/ }] } },
+    },
   },
   server: {
     proxy: {

@@ -24,9 +24,18 @@ export function injectAppConfig(indexHtml: string, appConfig: AppConfig): string
   return indexHtml.includes('</head>') ? indexHtml.replace('</head>', `${tag}</head>`) : `${tag}${indexHtml}`;
 }
 
-/** What apps/web/vite-plugins/route-preloads.ts writes: path prefix -> files under it. */
-const routePreloadsSchema = z.record(z.string().startsWith('/'), z.array(z.string().regex(/^\/[\w./-]+$/)));
+const builtFileSchema = z.string().regex(/^\/[\w./-]+$/);
+
+/**
+ * What apps/web/vite-plugins/route-preloads.ts writes: per path prefix, the files to preload and
+ * the self-contained chunks to start as module scripts.
+ */
+const routePreloadsSchema = z.record(
+  z.string().startsWith('/'),
+  z.object({ preload: z.array(builtFileSchema), start: z.array(builtFileSchema) }),
+);
 type RoutePreloads = z.infer<typeof routePreloadsSchema>;
+export type RouteFiles = RoutePreloads[string];
 
 function readRoutePreloads(webDistDir: string): RoutePreloads {
   const file = path.join(webDistDir, 'route-preloads.json');
@@ -35,17 +44,20 @@ function readRoutePreloads(webDistDir: string): RoutePreloads {
 
 /**
  * Announces a route's lazily loaded scripts (`modulepreload`) and styles (`preload`), so the
- * browser fetches them with the entry chunk rather than one import level after another.
+ * browser fetches them with the entry chunk rather than one import level after another, and
+ * starts its self-contained chunks as `async` module scripts, which the browser evaluates as soon
+ * as they arrive, while the entry chunk is still downloading.
  */
-export function injectPreloads(indexHtml: string, files: readonly string[]): string {
-  const links = files
-    .map((file) =>
-      file.endsWith('.css')
-        ? `<link rel="preload" as="style" crossorigin href="${file}">`
-        : `<link rel="modulepreload" crossorigin href="${file}">`,
-    )
-    .join('');
-  return indexHtml.replace('</head>', `${links}</head>`);
+export function injectPreloads(indexHtml: string, files: RouteFiles): string {
+  const scripts = files.start.map(
+    (file) => `<script type="module" async crossorigin src="${file}"></script>`,
+  );
+  const links = files.preload.map((file) =>
+    file.endsWith('.css')
+      ? `<link rel="preload" as="style" crossorigin href="${file}">`
+      : `<link rel="modulepreload" crossorigin href="${file}">`,
+  );
+  return indexHtml.replace('</head>', `${[...scripts, ...links].join('')}</head>`);
 }
 
 /** The prefix of `pathname` with the most specific preloads, if any. */
@@ -103,7 +115,7 @@ export function preferredEncoding(acceptEncoding: string | undefined): 'br' | 'g
  * the `.br` or `.gz` the build wrote next to it (apps/web/vite-plugins/precompress.ts) when the
  * browser accepts it: under a slow mobile connection the uncompressed JavaScript held back the
  * first paint (DESIGN.md section 8, Lighthouse). A page under a path prefix of the build's
- * route-preloads.json gets its lazily loaded files announced too.
+ * route-preloads.json gets its lazily loaded files announced, and its self-contained chunks started, too.
  */
 export async function registerWeb(
   app: FastifyInstance,

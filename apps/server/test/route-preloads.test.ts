@@ -7,9 +7,14 @@ import { databaseLabel, startTestServer, type TestServer } from './helpers/serve
 
 const layoutFiles = ['/assets/consumer-layout-a1.js', '/assets/portal-b2.css'];
 const verifyFiles = [...layoutFiles, '/assets/verify-pages-c3.js'];
+const startedFiles = ['/assets/zod-d4.js'];
 
 function preloadLinks(html: string): string[] {
   return [...html.matchAll(/<link rel="(?:modulepreload|preload)"[^>]*>/g)].map((match) => match[0]);
+}
+
+function startedScripts(html: string): string[] {
+  return [...html.matchAll(/<script type="module" async[^>]*><\/script>/g)].map((match) => match[0]);
 }
 
 describe(`index.html announces the lazily loaded files of a route (${databaseLabel})`, () => {
@@ -24,7 +29,10 @@ describe(`index.html announces the lazily loaded files of a route (${databaseLab
     );
     writeFileSync(
       path.join(webDist, 'route-preloads.json'),
-      JSON.stringify({ '/c/': layoutFiles, '/c/verify-': verifyFiles }),
+      JSON.stringify({
+        '/c/': { preload: layoutFiles, start: startedFiles },
+        '/c/verify-': { preload: verifyFiles, start: startedFiles },
+      }),
     );
     server = await startTestServer({ webDistDir: webDist });
   });
@@ -47,6 +55,15 @@ describe(`index.html announces the lazily loaded files of a route (${databaseLab
     expect(html).toContain('<script type="application/json" id="app-config">');
   });
 
+  it('starts the self-contained chunks as async module scripts, inside <head>, not preloaded', async () => {
+    const html = await (await fetch(`${server.baseUrl}/c/verify-identity`)).text();
+    expect(startedScripts(html)).toEqual([
+      '<script type="module" async crossorigin src="/assets/zod-d4.js"></script>',
+    ]);
+    expect(html.indexOf('zod-d4.js')).toBeLessThan(html.indexOf('</head>'));
+    expect(preloadLinks(html).join()).not.toContain('zod-d4.js');
+  });
+
   it('preloads only the layout on another consumer page', async () => {
     const html = await (await fetch(`${server.baseUrl}/c/documents/42`)).text();
     expect(preloadLinks(html)).toHaveLength(layoutFiles.length);
@@ -56,6 +73,7 @@ describe(`index.html announces the lazily loaded files of a route (${databaseLab
   it.each(['/', '/unsubscribe', '/a/sign-in', '/abc123token'])('adds nothing on %s', async (pathname) => {
     const html = await (await fetch(`${server.baseUrl}${pathname}`)).text();
     expect(preloadLinks(html)).toEqual([]);
+    expect(startedScripts(html)).toEqual([]);
     expect(html).toContain('<script type="application/json" id="app-config">');
   });
 
@@ -64,7 +82,9 @@ describe(`index.html announces the lazily loaded files of a route (${databaseLab
       headers: { 'accept-encoding': 'br' },
     });
     expect(response.headers.get('content-encoding')).toBe('br');
-    expect(preloadLinks(await response.text())).toHaveLength(verifyFiles.length);
+    const html = await response.text();
+    expect(preloadLinks(html)).toHaveLength(verifyFiles.length);
+    expect(startedScripts(html)).toHaveLength(startedFiles.length);
   });
 });
 

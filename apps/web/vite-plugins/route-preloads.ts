@@ -10,16 +10,32 @@ export const routePreloadsFile = 'route-preloads.json';
 /** Path prefix -> the source modules (relative to apps/web) a document under it is sure to load. */
 export type RoutePreloadModules = Record<string, string[]>;
 
-function chunksOf(bundle: OutputBundle): OutputChunk[] {
-  return Object.values(bundle).filter((output): output is OutputChunk => output.type === 'chunk');
+/** What a document under a path prefix announces, as URLs. */
+export interface RouteFiles {
+  /** Scripts (`modulepreload`) and styles (`preload`) the page's lazy chunks need. */
+  preload: string[];
+  /** Chunks that import nothing, started as module scripts of their own (`async`). */
+  start: string[];
 }
 
+export interface RoutePreloadOptions {
+  /**
+   * Chunks, by name (a group of `build.rolldownOptions.output.codeSplitting`), that a document
+   * starts as module scripts of their own instead of preloading them: the browser evaluates such
+   * a chunk as soon as it arrives, while the entry chunk is still on its way, not in the task that
+   * later evaluates the page's lazy chunks. Each must import nothing, or it would wait for the
+   * entry chunk all the same.
+   */
+  start?: readonly string[];
+}
+
+/** The part of an output chunk the listing reads. */
+export type ChunkFacts = Pick<OutputChunk, 'fileName' | 'name' | 'isEntry' | 'imports' | 'facadeModuleId'> & {
+  viteMetadata?: { importedCss: Set<string> } | undefined;
+};
+
 /** A chunk and every chunk it imports statically, the way the browser has to load them. */
-function withStaticImports(
-  chunk: OutputChunk,
-  byFile: Map<string, OutputChunk>,
-  into: Set<OutputChunk>,
-): void {
+function withStaticImports<T extends ChunkFacts>(chunk: T, byFile: Map<string, T>, into: Set<T>): void {
   if (into.has(chunk)) return;
   into.add(chunk);
   for (const file of chunk.imports) {
@@ -29,13 +45,66 @@ function withStaticImports(
 }
 
 /**
+ * Per path prefix, the files of the chunks built from `routes`' modules and of everything they
+ * import, less what the entry chunk loads itself. `moduleIdOf` turns a module of `routes` into
+ * the id a chunk's `facadeModuleId` holds.
+ */
+export function listRouteFiles<T extends ChunkFacts>(
+  chunks: readonly T[],
+  routes: RoutePreloadModules,
+  moduleIdOf: (module: string) => string,
+  options: RoutePreloadOptions = {},
+  base = '/',
+): Record<string, RouteFiles> {
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const loadedByEntry = new Set<T>();
+  for (const chunk of chunks.filter((candidate) => candidate.isEntry)) {
+    withStaticImports(chunk, byFile, loadedByEntry);
+  }
+  const startNames = new Set(options.start ?? []);
+  for (const name of startNames) {
+    if (!chunks.some((candidate) => candidate.name === name)) {
+      throw new Error(`route-preloads: no chunk is named ${name}`);
+    }
+  }
+  for (const chunk of chunks.filter((candidate) => startNames.has(candidate.name))) {
+    if (chunk.imports.length > 0) {
+      throw new Error(
+        `route-preloads: ${chunk.fileName} imports ${chunk.imports.join(', ')}; it cannot start early`,
+      );
+    }
+  }
+  const listed: Record<string, RouteFiles> = {};
+  for (const [prefix, modules] of Object.entries(routes)) {
+    const needed = new Set<T>();
+    for (const module of modules) {
+      const id = moduleIdOf(module);
+      const chunk = chunks.find((candidate) => candidate.facadeModuleId === id);
+      if (chunk === undefined) throw new Error(`route-preloads: no chunk is built from ${module}`);
+      withStaticImports(chunk, byFile, needed);
+    }
+    const lazy = [...needed].filter((chunk) => !loadedByEntry.has(chunk));
+    const started = lazy.filter((chunk) => startNames.has(chunk.name));
+    const preloaded = lazy
+      .filter((chunk) => !startNames.has(chunk.name))
+      .flatMap((chunk) => [chunk.fileName, ...(chunk.viteMetadata?.importedCss ?? [])]);
+    listed[prefix] = {
+      preload: [...new Set(preloaded)].map((file) => `${base}${file}`),
+      start: started.map((chunk) => `${base}${chunk.fileName}`),
+    };
+  }
+  return listed;
+}
+
+/**
  * Lists, per path prefix, the lazily loaded chunks and styles of the pages under it, so the
  * server can announce them in index.html (`<link rel="modulepreload">`) and the browser fetches
  * them together with the entry chunk instead of one level after another once React asks for them
- * (Lighthouse on `/c/verify-identity`, DESIGN.md section 8). What the entry chunk loads itself is
- * left out; the entry page `/` gets nothing extra.
+ * (Lighthouse on `/c/verify-identity`, DESIGN.md section 8); the chunks named in `options.start`
+ * are started instead. What the entry chunk loads itself is left out; the entry page `/` gets
+ * nothing extra.
  */
-export function routePreloads(routes: RoutePreloadModules): Plugin {
+export function routePreloads(routes: RoutePreloadModules, options: RoutePreloadOptions = {}): Plugin {
   let config: ResolvedConfig;
   return {
     name: 'entry-route-preloads',
@@ -43,28 +112,21 @@ export function routePreloads(routes: RoutePreloadModules): Plugin {
     configResolved(resolved) {
       config = resolved;
     },
-    generateBundle(_options, bundle) {
-      const chunks = chunksOf(bundle);
-      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-      const loadedByEntry = new Set<OutputChunk>();
-      for (const chunk of chunks.filter((candidate) => candidate.isEntry)) {
-        withStaticImports(chunk, byFile, loadedByEntry);
+    generateBundle(_options, bundle: OutputBundle) {
+      const chunks = Object.values(bundle).filter((output): output is OutputChunk => output.type === 'chunk');
+      let listed: Record<string, RouteFiles>;
+      try {
+        listed = listRouteFiles(
+          chunks,
+          routes,
+          (module) => path.resolve(config.root, module),
+          options,
+          config.base,
+        );
+      } catch (error) {
+        this.error(error instanceof Error ? error.message : String(error));
       }
-      const preloads: Record<string, string[]> = {};
-      for (const [prefix, modules] of Object.entries(routes)) {
-        const needed = new Set<OutputChunk>();
-        for (const module of modules) {
-          const id = path.resolve(config.root, module);
-          const chunk = chunks.find((candidate) => candidate.facadeModuleId === id);
-          if (chunk === undefined) this.error(`route-preloads: no chunk is built from ${module}`);
-          withStaticImports(chunk, byFile, needed);
-        }
-        const files = [...needed]
-          .filter((chunk) => !loadedByEntry.has(chunk))
-          .flatMap((chunk) => [chunk.fileName, ...(chunk.viteMetadata?.importedCss ?? [])]);
-        preloads[prefix] = [...new Set(files)].map((file) => `${config.base}${file}`);
-      }
-      this.emitFile({ type: 'asset', fileName: routePreloadsFile, source: JSON.stringify(preloads) });
+      this.emitFile({ type: 'asset', fileName: routePreloadsFile, source: JSON.stringify(listed) });
     },
   };
 }
