@@ -57,6 +57,8 @@ test.describe('help panel', () => {
   test('works with the keyboard alone', async ({ page, hosts }) => {
     await page.setViewportSize({ width: 375, height: 740 });
     await page.goto(`${hosts.bare}/`);
+    // The app renders its first screen after the load event; a keyboard user tabs once it shows.
+    await expect(page.getByRole('textbox', { name: 'Domain' })).toBeVisible();
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
