@@ -110,7 +110,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
-  database.onConnectionError((error) => app.log.error({ err: error }, 'database connection lost'));
+  database.onBackgroundError((error, what) => app.log.error({ err: error }, what));
 
   let redis: Redis | undefined;
   try {

@@ -8,6 +8,7 @@ import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/p
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { startEmbeddedVacuum } from './embedded-vacuum.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -21,11 +22,16 @@ interface MigrationSession {
   record(name: string): Promise<void>;
 }
 
+type BackgroundErrorListener = (error: Error, what: string) => void;
+
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
-  /** Where errors of idle PostgreSQL connections go (the server's logger); stderr until set. */
-  onConnectionError(listener: (error: Error) => void): void;
+  /**
+   * Where errors outside any request go (the server's logger), stderr until set: a lost idle
+   * PostgreSQL connection, a failed vacuum of the embedded database; `what` says which.
+   */
+  onBackgroundError(listener: BackgroundErrorListener): void;
   close(): Promise<void>;
 }
 
@@ -109,21 +115,22 @@ async function migratePostgres(pool: pg.Pool): Promise<string[]> {
   }
 }
 
+const reportToStderr: BackgroundErrorListener = (error, what) => {
+  process.stderr.write(`${JSON.stringify({ level: 'error', msg: what, error: error.message })}\n`);
+};
+
 /**
  * Opens PostgreSQL when DATABASE_URL is set, otherwise the embedded PGlite in DATA_DIR/pglite
- * (locked against a second process), and applies the pending migrations.
+ * (locked against a second process, and vacuumed by this process: see embedded-vacuum.ts), and
+ * applies the pending migrations.
  */
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<DatabaseHandle> {
   if (config.databaseUrl !== undefined) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
     // An idle connection the database drops (a restart, a failover) must not end the process: the
     // pool replaces it on the next query, so the error is only reported.
-    let connectionErrorListener = (error: Error) => {
-      process.stderr.write(
-        `${JSON.stringify({ level: 'error', msg: 'database connection lost', error: error.message })}\n`,
-      );
-    };
-    pool.on('error', (error) => connectionErrorListener(error));
+    let backgroundErrorListener = reportToStderr;
+    pool.on('error', (error) => backgroundErrorListener(error, 'database connection lost'));
     try {
       await migratePostgres(pool);
     } catch (error) {
@@ -138,8 +145,8 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     return {
       db,
       kind: 'postgres',
-      onConnectionError: (listener) => {
-        connectionErrorListener = listener;
+      onBackgroundError: (listener) => {
+        backgroundErrorListener = listener;
       },
       close: () => pool.end(),
     };
@@ -158,11 +165,18 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     const db = drizzlePglite(client, { schema });
     // PGlite is one connection without named statements: the text is simply run.
     runners.set(db, async (statement, values) => (await client.query(statement.text, values)).rows);
+    let backgroundErrorListener = reportToStderr;
+    const stopVacuum = startEmbeddedVacuum(db, (error) =>
+      backgroundErrorListener(error, 'vacuum of the embedded database failed'),
+    );
     return {
       db,
       kind: 'pglite',
-      onConnectionError: () => undefined,
+      onBackgroundError: (listener) => {
+        backgroundErrorListener = listener;
+      },
       close: async () => {
+        await stopVacuum();
         await client.close();
         release();
       },
@@ -171,18 +185,6 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     release();
     throw error;
   }
-}
-
-/**
- * The rows a raw statement returns. Both drivers answer with `{ rows }` (node-postgres'
- * QueryResult, PGlite's Results), which drizzle's driver-neutral type leaves unknown.
- */
-export async function executeRows<Row>(db: Database, query: SQLWrapper): Promise<Row[]> {
-  const result: unknown = await db.execute(query);
-  if (typeof result !== 'object' || result === null || !('rows' in result) || !Array.isArray(result.rows)) {
-    throw new Error('The database driver returned no rows array');
-  }
-  return result.rows as Row[];
 }
 
 /**

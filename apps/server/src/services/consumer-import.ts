@@ -2,7 +2,8 @@ import type { Readable } from 'node:stream';
 import { type VerificationField, validatorMessages, validators } from '@entry/domain';
 import { sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
-import { type Database, executeRows } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
+import { executeRows } from '../db/sql.ts';
 import {
   type ColumnSpec,
   type CsvRow,

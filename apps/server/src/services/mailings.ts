@@ -18,8 +18,9 @@ import {
 import { stringify } from 'csv-stringify/sync';
 import { and, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Clock, Config } from '../config.ts';
-import { type Database, executeRows } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
 import { consumers, identityTokens } from '../db/schema.ts';
+import { executeRows } from '../db/sql.ts';
 import { ApiError, invalidValue } from '../errors.ts';
 import {
   type ColumnSpec,
