@@ -1,7 +1,7 @@
 import { type AuthTokenResult, authTokenResultSchema, decodeJwtPayload } from '@entry/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { identityTokens, mfaCodes } from '../src/db/schema.ts';
+import { auditLog, identityTokens, mfaCodes, sessions } from '../src/db/schema.ts';
 import { consumerRoleId } from '../src/routes/consumer-sign-in.ts';
 import {
   auditEvents,
@@ -214,9 +214,10 @@ describe(`consumer sign-in (${databaseLabel})`, () => {
       const response = await lookup({ token: token.shortId ?? token.guid, ...answers });
       expect(response.status).toBe(200);
       expect(response.body.authToken).toMatchObject({ accessType: 'MfaPending', hasRestrictedAccess: true });
-      expect(decodeJwtPayload(response.body.authToken.accessToken)).toMatchObject({
-        user: { context: { roleId: null } },
-      });
+      const restricted = decodeJwtPayload(response.body.authToken.accessToken);
+      expect(restricted).toMatchObject({ user: { context: { roleId: null } } });
+      // Until the code is entered, the token names no one (FDCPA: nothing of the account yet).
+      expect(JSON.stringify(restricted)).not.toContain('Test Consumer');
       expect(await lastCodeFor(consumer.email ?? '')).toMatch(/^\d{6}$/);
       expect((await tokenRow(server, token.guid)).lastUsedAt).toEqual(server.clock.now());
     });
@@ -319,6 +320,20 @@ describe(`consumer sign-in (${databaseLabel})`, () => {
       });
       expect(response.status).toBe(200);
       expect(response.body.authToken).toMatchObject({ accessType: 'Consumer', hasRestrictedAccess: false });
+      expect(decodeJwtPayload(response.body.authToken.accessToken)).toMatchObject({
+        sid: response.body.authToken.sessionGuid,
+        identityToken: token.guid,
+        user: { name: 'Test Consumer', context: { roleId: consumerRoleId } },
+      });
+      const [session] = await server.ctx.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.id, response.body.authToken.sessionGuid));
+      expect(session).toMatchObject({ consumerId: consumer.id, identityTokenGuid: token.guid });
+      const refreshed = await call(server.baseUrl, 'POST', '/api/auth/v1/consumer/refresh', {
+        body: { refreshToken: response.body.authToken.refreshToken },
+      });
+      expect(refreshed.status).toBe(200);
     });
 
     it('answers 409 InvalidState when MFA is required and no address is on file', async () => {
@@ -327,6 +342,18 @@ describe(`consumer sign-in (${databaseLabel})`, () => {
       const response = await lookup({ token: token.guid, last4Ssn: consumer.answers.last4Ssn });
       expect(response.status).toBe(409);
       expect(response.body).toMatchObject({ errorCode: 'InvalidState' });
+      expect(await server.ctx.db.select().from(sessions).where(eq(sessions.consumerId, consumer.id))).toEqual(
+        [],
+      );
+      const [refusal] = await server.ctx.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.actor, `consumer:${consumer.id}`));
+      expect(refusal).toMatchObject({
+        event: 'consumer.sign-in.lookup',
+        outcome: 'failure',
+        detail: { identityToken: token.guid, noAddress: true },
+      });
     });
 
     it.each([

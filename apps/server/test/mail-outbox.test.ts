@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, mailOutbox } from '../src/db/schema.ts';
-import type { Mailer, OutgoingMail } from '../src/services/mail.ts';
+import { createMailService, type Mailer, type OutgoingMail } from '../src/services/mail.ts';
 import { databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
 
 /** Fails while `down` is set, like an SMTP relay that is unreachable for a while. */
@@ -57,6 +57,39 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
       },
     });
     expect(mailer.sent[0]?.text).toContain(unsubscribe.pageUrl);
+  });
+
+  it('sends each mail once when two instances deliver the outbox at the same time', async () => {
+    const sentBy = (instance: string, log: string[]): Mailer => ({
+      async send(mail) {
+        // Lets the other instance claim and send in between, as a real SMTP round trip would.
+        await new Promise((resolve) => setImmediate(resolve));
+        log.push(`${instance} ${mail.to}`);
+      },
+    });
+    const log: string[] = [];
+    const instances = ['a', 'b'].map((instance) =>
+      createMailService({
+        db: server.ctx.db,
+        config: { mailFrom: 'noreply@example.com' },
+        clock: server.clock,
+        mailer: sentBy(instance, log),
+      }),
+    );
+    const recipients = Array.from({ length: 45 }, (_, index) => `twice-${index}@example.com`);
+    for (const to of recipients) {
+      await server.ctx.db.execute(
+        server.ctx.mail.insertOf({ tenantId: 1001, to, subject: 'Your code', text: 'Hello', unsubscribe }),
+      );
+    }
+    const counts = await Promise.all(instances.map((instance) => instance.deliverPending()));
+    expect(counts.reduce((sum, count) => sum + count, 0)).toBe(recipients.length);
+    expect(log.map((entry) => entry.split(' ')[1]).sort()).toEqual([...recipients].sort());
+    const unsent = await server.ctx.db
+      .select()
+      .from(mailOutbox)
+      .where(sql`${mailOutbox.sentAt} IS NULL AND ${mailOutbox.toAddress} LIKE 'twice-%'`);
+    expect(unsent).toEqual([]);
   });
 
   it('refuses to change or remove audit rows', async () => {

@@ -8,8 +8,8 @@ import {
   type VerificationField,
   verificationFieldsFor,
 } from '@entry/domain';
-import { and, eq } from 'drizzle-orm';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { and, eq, type SQLWrapper } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
@@ -21,9 +21,11 @@ import {
   missingFields,
   type VerificationAnswers,
   type VerificationResult,
+  type VerifiedConsumer,
   verifyWithoutToken,
   verifyWithToken,
 } from '../services/kba.ts';
+import type { EnqueueMailInput } from '../services/mail.ts';
 import {
   consumeMfaCode,
   generateMfaCode,
@@ -32,7 +34,7 @@ import {
   resendMfaCode,
 } from '../services/mfa.ts';
 import { forgetIdentityToken } from '../services/read-cache.ts';
-import { principalOf, type WritesWithSession } from '../services/sessions.ts';
+import { type NewSession, type NewSessionKeys, principalOf } from '../services/sessions.ts';
 import { createSubscriptionLinks } from '../services/subscriptions.ts';
 
 /**
@@ -113,37 +115,83 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
   const tokenExpired = () => new ApiError(404, 'TokenExpired', consumerMessages.tokenExpired);
 
-  async function fullSession(
-    reply: FastifyReply,
-    tenantId: number,
-    consumerRowId: number,
-    identityTokenGuid: string | null,
-    alongside: WritesWithSession,
-  ) {
-    const result = await sessions.createSession(
-      {
-        scope: 'consumer',
-        tenantId,
-        consumerId: consumerRowId,
-        identityTokenGuid,
+  /** What a verified lookup writes, and the session it opens (none: MFA with no address on file). */
+  interface LookupPlan {
+    session: NewSession | null;
+    writes: SQLWrapper[];
+  }
+
+  /**
+   * A full session, or where the tenant requires MFA a pending one with its code and the code's
+   * mail; no session where MFA is required and no address is on file (a code cannot be sent). The
+   * audit row of the outcome is one of the writes.
+   */
+  function lookupPlan(input: {
+    tenant: Tenant;
+    tokenGuid: string | null;
+    consumer: VerifiedConsumer;
+    keys: NewSessionKeys;
+    code: string;
+    ip: string;
+    now: Date;
+  }): LookupPlan {
+    const { tenant, tokenGuid, consumer, keys } = input;
+    const audited = (outcome: 'success' | 'failure', detail: Record<string, unknown>) =>
+      audit.insertOf({
+        event: 'consumer.sign-in.lookup',
+        actor: `consumer:${consumer.id}`,
+        tenantId: tenant.id,
+        ip: input.ip,
+        outcome,
+        detail: { identityToken: tokenGuid, ...detail },
+      });
+    const signedIn = {
+      scope: 'consumer',
+      tenantId: tenant.id,
+      consumerId: consumer.id,
+      identityTokenGuid: tokenGuid,
+    } as const;
+    if (!tenant.mfaRequired) {
+      const session: NewSession = {
+        ...signedIn,
         accessType: 'Consumer',
         hasRestrictedAccess: false,
         roleId: consumerRoleId,
-      },
-      alongside,
-    );
-    sessions.setRefreshCookie(reply, 'consumer', result);
-    return result;
+      };
+      return {
+        session,
+        writes: [...sessions.sessionInserts(keys, session), audited('success', { mfa: false })],
+      };
+    }
+    const email = consumer.email;
+    if (email === null || email.trim() === '') {
+      return { session: null, writes: [audited('failure', { noAddress: true })] };
+    }
+    const session: NewSession = {
+      ...signedIn,
+      accessType: 'MfaPending',
+      hasRestrictedAccess: true,
+      roleId: null,
+    };
+    return {
+      session,
+      writes: [
+        ...sessions.sessionInserts(keys, session),
+        mfaCodeInsert(db, { sessionId: keys.id, code: input.code, pepper: ctx.kbaPepper, now: input.now }),
+        audited('success', { mfa: 'pending' }),
+        ctx.mail.insertOf(codeMail(tenant, email, input.code)),
+      ],
+    };
   }
 
-  async function mailCode(tenant: Pick<Tenant, 'id' | 'subdomain'>, to: string, code: string): Promise<void> {
-    await ctx.mail.enqueueMail({
+  function codeMail(tenant: Pick<Tenant, 'id' | 'subdomain'>, to: string, code: string): EnqueueMailInput {
+    return {
       tenantId: tenant.id,
       to,
       subject: consumerMessages.mfaMailSubject,
       text: consumerMessages.mfaMailText(code, mfaCodeLifetimeMs / 60_000),
       unsubscribe: subscriptionLinks.unsubscribeLinksFor(tenant, { customerId: tenant.id, emailAddress: to }),
-    });
+    };
   }
 
   /** Turns a verification that did not succeed into its audit rows and its error. */
@@ -267,79 +315,53 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           dateOfBirth: body.dateOfBirth,
         };
         const now = clock.now();
-        let tokenGuid: string | null = null;
-        let tenant: Tenant;
+        const tokenParam = body.token ?? '';
+        const record =
+          tokenParam === '' ? null : await tokenOfTenant(tokenParam, body.customerId, body.subdomain);
+        const tenant = record?.tenant ?? (await tenantOf(body.customerId, body.subdomain));
+        const tokenGuid = record?.token.guid ?? null;
+        if (record !== null && isExpired(record.token, now)) throw tokenExpired();
+        requireFields(missingFields(record?.token.signInType ?? null, answers));
+
+        const keys = sessions.newSessionKeys();
+        const code = generateMfaCode();
+        // Decided inside the verification's transaction, once the consumer is known.
+        const decided: { plan?: LookupPlan } = {};
+        const verification = {
+          answers,
+          pepper: ctx.kbaPepper,
+          now,
+          onSuccess: (consumer: VerifiedConsumer) => {
+            decided.plan = lookupPlan({ tenant, tokenGuid, consumer, keys, code, ip: request.ip, now });
+            return decided.plan.writes;
+          },
+        };
         let result: VerificationResult;
-        if (body.token !== undefined && body.token !== null && body.token !== '') {
-          const record = await tokenOfTenant(body.token, body.customerId, body.subdomain);
-          tenant = record.tenant;
-          tokenGuid = record.token.guid;
-          if (isExpired(record.token, now)) throw tokenExpired();
-          requireFields(missingFields(record.token.signInType, answers));
+        if (record === null) {
+          result = await verifyWithoutToken(db, { ...verification, tenantId: tenant.id });
+        } else {
           result = await verifyWithToken(db, {
+            ...verification,
             consumerRowId: record.consumer.id,
-            tokenGuid,
+            tokenGuid: record.token.guid,
             fields: verificationFieldsFor(record.token.signInType),
-            answers,
-            pepper: ctx.kbaPepper,
-            now,
           });
           // The verification wrote to the token (its last use or its locks): the next read sees it.
           forgetIdentityToken(db, record.token);
-        } else {
-          tenant = await tenantOf(body.customerId, body.subdomain);
-          requireFields(missingFields(null, answers));
-          result = await verifyWithoutToken(db, { tenantId: tenant.id, answers, pepper: ctx.kbaPepper, now });
         }
         if (result.outcome !== 'verified') return refuse(request, tenant, result, tokenGuid);
 
-        const { consumer } = result;
-        const audited = {
-          event: 'consumer.sign-in.lookup',
-          actor: `consumer:${consumer.id}`,
-          tenantId: tenant.id,
-          ip: request.ip,
-        };
-        if (!tenant.mfaRequired) {
-          const authToken = await fullSession(reply, tenant.id, consumer.id, tokenGuid, () => [
-            audit.insertOf({
-              ...audited,
-              outcome: 'success',
-              detail: { identityToken: tokenGuid, mfa: false },
-            }),
-          ]);
-          return { authToken };
-        }
-        if (consumer.email === null || consumer.email.trim() === '') {
-          await audit.record({
-            ...audited,
-            outcome: 'failure',
-            detail: { identityToken: tokenGuid, noAddress: true },
-          });
-          throw new ApiError(409, 'InvalidState', consumerMessages.noAddressOnFile);
-        }
-        const code = generateMfaCode();
-        const authToken = await sessions.createSession(
-          {
-            scope: 'consumer',
-            tenantId: tenant.id,
-            consumerId: consumer.id,
-            identityTokenGuid: tokenGuid,
-            accessType: 'MfaPending',
-            hasRestrictedAccess: true,
-            roleId: null,
-          },
-          (sessionId) => [
-            mfaCodeInsert(db, { sessionId, code, pepper: ctx.kbaPepper, now }),
-            audit.insertOf({
-              ...audited,
-              outcome: 'success',
-              detail: { identityToken: tokenGuid, mfa: 'pending' },
-            }),
-          ],
-        );
+        const { plan } = decided;
+        if (plan === undefined) throw new Error('a verified lookup decided nothing');
+        const { session } = plan;
+        if (session === null) throw new ApiError(409, 'InvalidState', consumerMessages.noAddressOnFile);
+        const authToken = await sessions.firstPair(keys, session, {
+          consumerName: result.consumer.name,
+          staffName: null,
+          launchedByName: null,
+        });
+        if (session.hasRestrictedAccess) ctx.mail.deliverSoon();
         sessions.setRefreshCookie(reply, 'consumer', authToken);
-        await mailCode(tenant, consumer.email, code);
         return { authToken };
       },
     );
@@ -439,7 +461,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reply.header('Retry-After', String(Math.ceil(outcome.retryAfterMs / 1000)));
           throw new ApiError(429, 'ToManyRequests', consumerMessages.resendTooSoon);
         }
-        await mailCode(row.tenant, row.email, outcome.code);
+        await ctx.mail.enqueueMail(codeMail(row.tenant, row.email, outcome.code));
         await audit.record({
           event: 'consumer.sign-in.mfa.resend',
           outcome: 'success',

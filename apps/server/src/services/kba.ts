@@ -4,9 +4,10 @@ import {
   type VerificationField,
   verificationFieldsFor,
 } from '@entry/domain';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQLWrapper } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { consumers, identityTokens } from '../db/schema.ts';
+import { withWrites } from '../db/sql.ts';
 import {
   consumerLockPolicy,
   isLocked,
@@ -31,8 +32,16 @@ export type VerificationAnswers = Partial<Record<VerificationField, string | nul
 export interface VerifiedConsumer {
   id: number;
   consumerId: string;
+  name: string;
   email: string | null;
 }
+
+/**
+ * The writes a successful verification leads to (the session it opens, its code and their audit
+ * row): they run in the statement that records the success, under the verification's row locks,
+ * so the verification and the session commit together, in one commit.
+ */
+export type WritesOnSuccess = (consumer: VerifiedConsumer) => SQLWrapper[];
 
 export type VerificationResult =
   | { outcome: 'verified'; consumer: VerifiedConsumer }
@@ -82,7 +91,7 @@ function lockStateOf(row: LockColumns): LockState {
 const lockColumnsOf = (state: LockState): LockColumns => ({ ...state });
 
 function consumerOf(row: typeof consumers.$inferSelect): VerifiedConsumer {
-  return { id: row.id, consumerId: row.consumerId, email: row.email };
+  return { id: row.id, consumerId: row.consumerId, name: row.name, email: row.email };
 }
 
 export interface TokenVerificationInput {
@@ -92,6 +101,7 @@ export interface TokenVerificationInput {
   answers: VerificationAnswers;
   pepper: string;
   now: Date;
+  onSuccess?: WritesOnSuccess;
 }
 
 export async function verifyWithToken(
@@ -137,23 +147,26 @@ export async function verifyWithToken(
         consumerRow[hashColumns[field]],
       ),
     );
-    // Both rows are written in one statement: a round trip fewer inside the locks.
+    // Both rows (and on success what it leads to) are written in one statement: a round trip
+    // fewer inside the locks.
     const writeBoth = async (
       consumerColumns: LockColumns,
       tokenColumns: LockColumns & { lastUsedAt?: Date },
+      alongside: readonly SQLWrapper[] = [],
     ) => {
       const consumerUpdate = tx.update(consumers).set(consumerColumns).where(eq(consumers.id, consumer.id));
       const tokenUpdate = tx
         .update(identityTokens)
         .set(tokenColumns)
         .where(eq(identityTokens.guid, input.tokenGuid));
-      await tx.execute(sql`WITH consumer_row AS (${consumerUpdate.getSQL()}) ${tokenUpdate.getSQL()}`);
+      await tx.execute(withWrites([consumerUpdate, ...alongside], tokenUpdate));
     };
     if (matches.length > 0 && matches.every(Boolean)) {
-      await writeBoth(lockColumnsOf(recordSuccess(consumerState, now)), {
-        ...lockColumnsOf(recordSuccess(tokenState, now)),
-        lastUsedAt: now,
-      });
+      await writeBoth(
+        lockColumnsOf(recordSuccess(consumerState, now)),
+        { ...lockColumnsOf(recordSuccess(tokenState, now)), lastUsedAt: now },
+        input.onSuccess?.(consumer),
+      );
       return { outcome: 'verified', consumer };
     }
 
@@ -174,6 +187,7 @@ export interface TokenlessVerificationInput {
   answers: VerificationAnswers;
   pepper: string;
   now: Date;
+  onSuccess?: WritesOnSuccess;
 }
 
 /**
@@ -222,10 +236,11 @@ export async function verifyWithoutToken(
     const consumer = consumerOf(consumerRow);
     const state = settle(lockStateOf(consumerRow), now);
     if (isLocked(state, now)) return { outcome: 'locked', consumer };
-    await tx
+    const consumerUpdate = tx
       .update(consumers)
       .set(lockColumnsOf(recordSuccess(state, now)))
       .where(eq(consumers.id, consumer.id));
+    await tx.execute(withWrites(input.onSuccess?.(consumer) ?? [], consumerUpdate));
     return { outcome: 'verified', consumer };
   });
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, type SQLWrapper } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
@@ -72,6 +72,14 @@ export interface EnqueueMailInput {
 export interface MailService {
   /** Stores the mail in the outbox (so it is never lost) and starts its delivery. Returns its id. */
   enqueueMail(input: EnqueueMailInput): Promise<number>;
+  /**
+   * The outbox insert of one mail, not yet run: for a caller that writes it in the statement of
+   * what the mail belongs to (a sign-in and its code), so both commit together in one round trip.
+   * The caller starts the delivery with `deliverSoon` once the statement has run.
+   */
+  insertOf(input: EnqueueMailInput): SQLWrapper;
+  /** Starts delivering what is due, without waiting for it. */
+  deliverSoon(): void;
   /** Sends what is due; failures stay in the outbox with a later next attempt. Returns how many were sent. */
   deliverPending(): Promise<number>;
   /** Resolves when the delivery started by the last enqueue has finished (tests wait on it). */
@@ -108,28 +116,26 @@ export function createMailService(deps: {
   let running: Promise<number> = Promise.resolve(0);
   let timer: NodeJS.Timeout | undefined;
 
+  /**
+   * Claims up to a batch of due mails for this instance in one statement: the rows another
+   * instance is claiming at the same moment are skipped, and a claim expires after the lease, so a
+   * mail is sent again only when the instance that claimed it stopped before marking it sent.
+   */
   async function claimDue(): Promise<(typeof mailOutbox.$inferSelect)[]> {
     const now = clock.now();
-    return db.transaction(async (tx) => {
-      const due = await tx
-        .select({ id: mailOutbox.id })
-        .from(mailOutbox)
-        .where(and(isNull(mailOutbox.sentAt), lte(mailOutbox.nextAttemptAt, now)))
-        .orderBy(asc(mailOutbox.id))
-        .limit(batchSize)
-        .for('update', { skipLocked: true });
-      if (due.length === 0) return [];
-      return tx
-        .update(mailOutbox)
-        .set({ nextAttemptAt: new Date(now.getTime() + leaseMs) })
-        .where(
-          inArray(
-            mailOutbox.id,
-            due.map((row) => row.id),
-          ),
-        )
-        .returning();
-    });
+    const due = db
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(and(isNull(mailOutbox.sentAt), lte(mailOutbox.nextAttemptAt, now)))
+      .orderBy(asc(mailOutbox.id))
+      .limit(batchSize)
+      .for('update', { skipLocked: true });
+    const claimed = await db
+      .update(mailOutbox)
+      .set({ nextAttemptAt: new Date(now.getTime() + leaseMs) })
+      .where(inArray(mailOutbox.id, due))
+      .returning();
+    return claimed.sort((a, b) => a.id - b.id);
   }
 
   async function deliverPending(): Promise<number> {
@@ -164,8 +170,42 @@ export function createMailService(deps: {
     }
   }
 
+  function outboxRow(input: EnqueueMailInput): typeof mailOutbox.$inferInsert {
+    const links = input.unsubscribe;
+    const text =
+      links === null ? `${input.text}\n` : `${input.text}\n\n${mailTexts.optOutText} ${links.pageUrl}\n`;
+    const htmlOptOut =
+      links === null ? '' : `\n<p><a href="${escapeHtml(links.pageUrl)}">${mailTexts.optOutHtml}</a></p>`;
+    const html = input.html === undefined || input.html === null ? null : `${input.html}${htmlOptOut}`;
+    const now = clock.now();
+    return {
+      tenantId: input.tenantId,
+      toAddress: input.to,
+      subject: input.subject,
+      textBody: text,
+      htmlBody: html,
+      headers:
+        links === null
+          ? {}
+          : {
+              'List-Unsubscribe': `<${links.oneClickUrl}>`,
+              'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+            },
+      createdAt: now,
+      nextAttemptAt: now,
+    };
+  }
+
+  /** A delivery is waiting for the running one: later kicks are covered by it. */
+  let deliveryQueued = false;
+  const startQueuedDelivery = () => {
+    deliveryQueued = false;
+    return deliverPending();
+  };
   const kick = () => {
-    running = running.then(deliverPending, deliverPending).catch((error: unknown) => {
+    if (deliveryQueued) return;
+    deliveryQueued = true;
+    running = running.then(startQueuedDelivery, startQueuedDelivery).catch((error: unknown) => {
       deps.onError?.(error);
       return 0;
     });
@@ -173,36 +213,15 @@ export function createMailService(deps: {
 
   return {
     async enqueueMail(input) {
-      const links = input.unsubscribe;
-      const text =
-        links === null ? `${input.text}\n` : `${input.text}\n\n${mailTexts.optOutText} ${links.pageUrl}\n`;
-      const htmlOptOut =
-        links === null ? '' : `\n<p><a href="${escapeHtml(links.pageUrl)}">${mailTexts.optOutHtml}</a></p>`;
-      const html = input.html === undefined || input.html === null ? null : `${input.html}${htmlOptOut}`;
-      const now = clock.now();
-      const [row] = await db
-        .insert(mailOutbox)
-        .values({
-          tenantId: input.tenantId,
-          toAddress: input.to,
-          subject: input.subject,
-          textBody: text,
-          htmlBody: html,
-          headers:
-            links === null
-              ? {}
-              : {
-                  'List-Unsubscribe': `<${links.oneClickUrl}>`,
-                  'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-                },
-          createdAt: now,
-          nextAttemptAt: now,
-        })
-        .returning({ id: mailOutbox.id });
+      const [row] = await db.insert(mailOutbox).values(outboxRow(input)).returning({ id: mailOutbox.id });
       if (row === undefined) throw new Error('mail insert returned no row');
       kick();
       return row.id;
     },
+    insertOf(input) {
+      return db.insert(mailOutbox).values(outboxRow(input));
+    },
+    deliverSoon: kick,
     deliverPending,
     async idle() {
       await running;

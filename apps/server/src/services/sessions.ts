@@ -7,6 +7,7 @@ import '@fastify/cookie';
 import type { Config } from '../config.ts';
 import { type Database, executeNamed, executeStatement, statement } from '../db/index.ts';
 import { refreshTokens, type Scope, sessions } from '../db/schema.ts';
+import { withWrites } from '../db/sql.ts';
 import { notAuthorized, notPermitted } from '../errors.ts';
 import type { AuditLog } from './audit.ts';
 import type { SigningKeys } from './keys.ts';
@@ -102,6 +103,8 @@ export interface SessionService {
    * signs its tokens. `createSession` does both for the common case.
    */
   newSessionKeys(): NewSessionKeys;
+  /** The inserts of the session of `keys` and its first refresh token, for a caller's own statement. */
+  sessionInserts(keys: NewSessionKeys, input: NewSession): SQLWrapper[];
   firstPair(keys: NewSessionKeys, input: NewSession, names: SessionNames): Promise<AuthTokenResult>;
   /**
    * Changes a session's access (e.g. MFA completed: restricted -> full) and issues a new pair;
@@ -400,33 +403,22 @@ export function createSessionService(deps: {
   const service: SessionService = {
     async createSession(input, alongside) {
       const keys = service.newSessionKeys();
-      const { id, createdAt } = keys;
-      const writes: SQLWrapper[] = [
-        db.insert(sessions).values({ ...sessionColumns(id, input), createdAt }),
-        db.insert(refreshTokens).values({
-          hash: keys.refreshTokenHash,
-          sessionId: id,
-          createdAt,
-          expiresAt: keys.refreshTokenExpiresAt,
-        }),
-        ...(alongside?.(id) ?? []),
-      ];
+      const writes = [...service.sessionInserts(keys, input), ...(alongside?.(keys.id) ?? [])];
       // One statement: every write commits together, and the names the token carries are read
       // in the same round trip. The main query cannot see the new session row (one snapshot), so
       // the names are looked up by the ids just written. Named after its text: one prepared
       // statement per set of `alongside` writes.
-      const ctes = sql.join(
-        writes.map((write, index) => sql`${sql.raw(`w${index}`)} AS (${write.getSQL()})`),
-        sql`, `,
-      );
       const [names] = await executeNamed<
         Pick<SessionViewRow, 'consumer_name' | 'staff_name' | 'launched_by_name'>
       >(
         db,
-        sql`WITH ${ctes} SELECT
+        withWrites(
+          writes,
+          sql`SELECT
           (SELECT name FROM consumers WHERE id = ${input.consumerId ?? null}) AS consumer_name,
           (SELECT display_name FROM staff_users WHERE id = ${input.staffUserId ?? null}) AS staff_name,
           (SELECT display_name FROM staff_users WHERE id = ${input.launchedByAdminId ?? null}) AS launched_by_name`,
+        ),
       );
       return service.firstPair(keys, input, {
         consumerName: names?.consumer_name ?? null,
@@ -445,6 +437,19 @@ export function createSessionService(deps: {
         createdAt,
         refreshTokenExpiresAt: refreshExpiry(createdAt),
       };
+    },
+
+    sessionInserts(keys, input) {
+      const { id, createdAt } = keys;
+      return [
+        db.insert(sessions).values({ ...sessionColumns(id, input), createdAt }),
+        db.insert(refreshTokens).values({
+          hash: keys.refreshTokenHash,
+          sessionId: id,
+          createdAt,
+          expiresAt: keys.refreshTokenExpiresAt,
+        }),
+      ];
     },
 
     firstPair(keys, input, names) {
