@@ -63,11 +63,8 @@ export function listRouteFiles<T extends ChunkFacts>(
   }
   const startNames = new Set(options.start ?? []);
   for (const name of startNames) {
-    if (!chunks.some((candidate) => candidate.name === name)) {
-      throw new Error(`route-preloads: no chunk is named ${name}`);
-    }
-  }
-  for (const chunk of chunks.filter((candidate) => startNames.has(candidate.name))) {
+    const chunk = chunks.find((candidate) => candidate.name === name);
+    if (chunk === undefined) throw new Error(`route-preloads: no chunk is named ${name}`);
     if (chunk.imports.length > 0) {
       throw new Error(
         `route-preloads: ${chunk.fileName} imports ${chunk.imports.join(', ')}; it cannot start early`,
