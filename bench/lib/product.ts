@@ -61,12 +61,7 @@ async function serveNodeFlags(): Promise<string[]> {
     manifest.scripts.serve,
   );
   if (match === null) throw new Error(`unexpected serve script: ${manifest.scripts.serve}`);
-  return (
-    match[1]
-      ?.trim()
-      .split(' ')
-      .filter((flag) => flag !== '') ?? []
-  );
+  return (match[1] ?? '').split(' ').filter((flag) => flag !== '');
 }
 
 /**
