@@ -23,6 +23,26 @@ describe('the embedded PGlite database', () => {
     }
   });
 
+  it('gives the event loop a turn between statements, so queued work never shuts out new requests', async () => {
+    const handle = await openDatabase({
+      databaseUrl: undefined,
+      dataDir: mkdtempSync(path.join(tmpdir(), 'entry-pglite-turns-')),
+    });
+    try {
+      const events: string[] = [];
+      const statements = Array.from({ length: 20 }, (_, index) =>
+        handle.db.execute(sql`SELECT ${index}::int AS n`).then(() => events.push('statement')),
+      );
+      // What the event loop runs between statements: an accepted connection, a request's data.
+      setImmediate(() => events.push('event loop turn'));
+      await Promise.all(statements);
+      expect(events.indexOf('event loop turn')).toBeGreaterThanOrEqual(0);
+      expect(events.indexOf('event loop turn')).toBeLessThan(2);
+    } finally {
+      await handle.close();
+    }
+  });
+
   it('is vacuumed and analysed where autovacuum would have done it, as PGlite has no autovacuum', async () => {
     const handle = await openDatabase({
       databaseUrl: undefined,

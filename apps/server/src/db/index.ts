@@ -115,6 +115,23 @@ async function migratePostgres(pool: pg.Pool): Promise<string[]> {
   }
 }
 
+/**
+ * PGlite runs each statement synchronously on the main thread, and the statements of requests
+ * waiting for it follow one another as promise continuations, which never give the event loop a
+ * turn: while sixteen sign-ins queued, no connection was accepted and no request read until all of
+ * them had run, so a new connection waited 2.5 times as long as a kept-alive one, and the first
+ * answers of a burst up to 1.4 s. A turn of the event loop before each statement lets the server
+ * take in what has arrived meanwhile; in back-to-back runs of lookup sign-ins on PGlite, the rate
+ * went from about 120/s to 190/s and the p99 from about 300 ms to 120 ms.
+ */
+function yieldBeforeEachStatement(client: PGlite): void {
+  const execute = client.execProtocolRaw.bind(client);
+  client.execProtocolRaw = async (message, options) => {
+    await new Promise((resolve) => setImmediate(resolve));
+    return execute(message, options);
+  };
+}
+
 const reportToStderr: BackgroundErrorListener = (error, what) => {
   process.stderr.write(`${JSON.stringify({ level: 'error', msg: what, error: error.message })}\n`);
 };
@@ -162,6 +179,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       postgresqlconf: [`shared_buffers=${pgliteSharedBuffers}`],
     });
     await migratePglite(client);
+    yieldBeforeEachStatement(client);
     const db = drizzlePglite(client, { schema });
     // PGlite is one connection without named statements: the text is simply run.
     runners.set(db, async (statement, values) => (await client.query(statement.text, values)).rows);
