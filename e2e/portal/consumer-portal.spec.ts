@@ -210,9 +210,12 @@ test.describe('consumer pages on a phone', () => {
     const link = await portal.createLink('DateOfBirth');
     await page.goto(`${portal.tenant()}/${link.guid}`);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // The form renders after the heading; axe checks the page as the consumer fills it in.
+    await expect(page.getByLabel('Year')).toBeVisible();
     await expectNoAxeViolations();
     await answer(page, link, ['dateOfBirth']);
     await expect(page).toHaveURL(`${portal.tenant()}/c/mfa`);
+    await expect(page.getByLabel('6-digit code')).toBeVisible();
     await expectNoAxeViolations();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
@@ -230,6 +233,9 @@ test.describe('consumer pages on a phone', () => {
     ] as const) {
       await page.goto(`${portal.tenant()}${path}`);
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      // verify-identity shows its form once it knows the host's organisation: check the whole page.
+      if (path === '/c/verify-identity')
+        await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
       await expectNoAxeViolations();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
