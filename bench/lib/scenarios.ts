@@ -23,6 +23,8 @@ export function productScenarios(demo: Demo, refreshTokens: string[], population
   const nextLetter = rotation(population?.last4SsnTokens ?? [demo.identityTokens.last4Ssn]);
   const last4Ssn = population?.last4Ssn ?? demo.verification.last4Ssn;
   const ignoreAnswer = () => undefined;
+  /** Each refresh token works once: a request takes one, and its answer puts the successor back. */
+  const refreshPool = [...refreshTokens];
   return {
     accessLookup: { method: 'GET', path: `/api/auth/v1/access/${subdomain}` },
     identityTokenLookup: {
@@ -37,20 +39,15 @@ export function productScenarios(demo: Demo, refreshTokens: string[], population
     directSignIn: {
       method: 'POST',
       path: '/api/auth/v1/consumer/sign-in/identity-token',
-      chain: { bodyFor: () => ({ token: nextDirect(), customerId, subdomain }), onAnswer: ignoreAnswer },
+      perRequest: { bodyFor: () => ({ token: nextDirect(), customerId, subdomain }), onAnswer: ignoreAnswer },
     },
-    /** Each refresh token works once: every connection chains the token each answer returns. */
     refresh: {
       method: 'POST',
       path: '/api/auth/v1/consumer/refresh',
-      chain: {
-        bodyFor(state) {
-          state.refreshToken ??= refreshTokens.pop();
-          return { refreshToken: state.refreshToken };
-        },
-        onAnswer(status, body, state) {
-          state.refreshToken =
-            status === 200 ? (JSON.parse(body) as { refreshToken: string }).refreshToken : undefined;
+      perRequest: {
+        bodyFor: () => ({ refreshToken: refreshPool.shift() }),
+        onAnswer(status, body) {
+          if (status === 200) refreshPool.push((JSON.parse(body) as { refreshToken: string }).refreshToken);
         },
       },
     },
@@ -58,7 +55,7 @@ export function productScenarios(demo: Demo, refreshTokens: string[], population
     lookupSignIn: {
       method: 'POST',
       path: '/api/auth/v1/consumer/sign-in/lookup',
-      chain: {
+      perRequest: {
         bodyFor: () => ({ customerId, subdomain, token: nextLetter(), last4Ssn }),
         onAnswer: ignoreAnswer,
       },
