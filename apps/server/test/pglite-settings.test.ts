@@ -4,60 +4,54 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { vacuumWhereDue } from '../src/db/embedded-vacuum.ts';
-import { openDatabase, pgliteSharedBuffers } from '../src/db/index.ts';
+import { type DatabaseHandle, openDatabase, pgliteSharedBuffers } from '../src/db/index.ts';
+
+/** Opens PGlite in a fresh data directory, as the server does without DATABASE_URL, for `use`. */
+async function withEmbeddedDatabase(use: (handle: DatabaseHandle) => Promise<void>): Promise<void> {
+  const handle = await openDatabase({
+    databaseUrl: undefined,
+    dataDir: mkdtempSync(path.join(tmpdir(), 'entry-pglite-')),
+  });
+  try {
+    await use(handle);
+  } finally {
+    await handle.close();
+  }
+}
 
 describe('the embedded PGlite database', () => {
-  it('runs with the small buffer cache that keeps the server process small', async () => {
-    const handle = await openDatabase({
-      databaseUrl: undefined,
-      dataDir: mkdtempSync(path.join(tmpdir(), 'entry-pglite-settings-')),
-    });
-    try {
+  it('runs with the small buffer cache that keeps the server process small', () =>
+    withEmbeddedDatabase(async ({ db }) => {
       // Both drivers answer raw SQL with `{ rows }`; the shared database type leaves it unknown.
-      const result = (await handle.db.execute(sql`SHOW shared_buffers`)) as {
+      const result = (await db.execute(sql`SHOW shared_buffers`)) as {
         rows: { shared_buffers: string }[];
       };
       expect(result.rows[0]?.shared_buffers).toBe(pgliteSharedBuffers);
-    } finally {
-      await handle.close();
-    }
-  });
+    }));
 
-  it('gives the event loop a turn between statements, so queued work never shuts out new requests', async () => {
-    const handle = await openDatabase({
-      databaseUrl: undefined,
-      dataDir: mkdtempSync(path.join(tmpdir(), 'entry-pglite-turns-')),
-    });
-    try {
+  it('gives the event loop a turn between statements, so queued work never shuts out new requests', () =>
+    withEmbeddedDatabase(async ({ db }) => {
       const events: string[] = [];
       const statements = Array.from({ length: 20 }, (_, index) =>
-        handle.db.execute(sql`SELECT ${index}::int AS n`).then(() => events.push('statement')),
+        db.execute(sql`SELECT ${index}::int AS n`).then(() => events.push('statement')),
       );
       // What the event loop runs between statements: an accepted connection, a request's data.
       setImmediate(() => events.push('event loop turn'));
       await Promise.all(statements);
       expect(events.indexOf('event loop turn')).toBeGreaterThanOrEqual(0);
       expect(events.indexOf('event loop turn')).toBeLessThan(2);
-    } finally {
-      await handle.close();
-    }
-  });
+    }));
 
-  it('is vacuumed and analysed where autovacuum would have done it, as PGlite has no autovacuum', async () => {
-    const handle = await openDatabase({
-      databaseUrl: undefined,
-      dataDir: mkdtempSync(path.join(tmpdir(), 'entry-pglite-vacuum-')),
-    });
-    const { db } = handle;
-    const deadRows = async () => {
-      // Activity counts reach the statistics views at most once a second unless forced.
-      await db.execute(sql`SELECT pg_stat_force_next_flush()`);
-      const result = (await db.execute(
-        sql`SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = 'mail_outbox'`,
-      )) as { rows: { n_dead_tup: number }[] };
-      return Number(result.rows[0]?.n_dead_tup);
-    };
-    try {
+  it('is vacuumed and analysed where autovacuum would have done it, as PGlite has no autovacuum', () =>
+    withEmbeddedDatabase(async ({ db }) => {
+      const deadRows = async () => {
+        // Activity counts reach the statistics views at most once a second unless forced.
+        await db.execute(sql`SELECT pg_stat_force_next_flush()`);
+        const result = (await db.execute(
+          sql`SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = 'mail_outbox'`,
+        )) as { rows: { n_dead_tup: number }[] };
+        return Number(result.rows[0]?.n_dead_tup);
+      };
       await db.execute(sql`INSERT INTO mail_outbox (to_address, subject, text_body)
         SELECT 'someone-' || n || '@example.com', 'Subject', 'Text' FROM generate_series(1, 400) AS n`);
       // Each mail marked sent leaves its earlier version behind, as delivery does.
@@ -82,8 +76,5 @@ describe('the embedded PGlite database', () => {
         sql`SELECT last_vacuum FROM pg_stat_user_tables WHERE relname = 'audit_log'`,
       )) as { rows: { last_vacuum: Date | null }[] };
       expect(vacuumed.rows[0]?.last_vacuum).not.toBeNull();
-    } finally {
-      await handle.close();
-    }
-  });
+    }));
 });
