@@ -20,6 +20,7 @@ import { findIdentityToken, type IdentityTokenRecord, isExpired } from '../servi
 import {
   missingFields,
   type VerificationAnswers,
+  type VerificationRefusal,
   type VerificationResult,
   type VerifiedConsumer,
   verifyWithoutToken,
@@ -34,7 +35,12 @@ import {
   resendMfaCode,
 } from '../services/mfa.ts';
 import { forgetIdentityToken } from '../services/read-cache.ts';
-import { type NewSession, type NewSessionKeys, principalOf } from '../services/sessions.ts';
+import {
+  type NewSession,
+  type NewSessionKeys,
+  principalOf,
+  type WritesWithSession,
+} from '../services/sessions.ts';
 import { createSubscriptionLinks } from '../services/subscriptions.ts';
 
 /**
@@ -117,8 +123,8 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
   /** What a verified lookup writes, and the session it opens (none: MFA with no address on file). */
   interface LookupPlan {
-    session: NewSession | null;
     writes: SQLWrapper[];
+    opened: { keys: NewSessionKeys; session: NewSession } | null;
   }
 
   /**
@@ -130,12 +136,10 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     tenant: Tenant;
     tokenGuid: string | null;
     consumer: VerifiedConsumer;
-    keys: NewSessionKeys;
-    code: string;
     ip: string;
     now: Date;
   }): LookupPlan {
-    const { tenant, tokenGuid, consumer, keys } = input;
+    const { tenant, tokenGuid, consumer } = input;
     const audited = (outcome: 'success' | 'failure', detail: Record<string, unknown>) =>
       audit.insertOf({
         event: 'consumer.sign-in.lookup',
@@ -151,37 +155,32 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       consumerId: consumer.id,
       identityTokenGuid: tokenGuid,
     } as const;
-    if (!tenant.mfaRequired) {
-      const session: NewSession = {
-        ...signedIn,
-        accessType: 'Consumer',
-        hasRestrictedAccess: false,
-        roleId: consumerRoleId,
-      };
+    const opening = (session: NewSession, alongside: WritesWithSession): LookupPlan => {
+      const keys = sessions.newSessionKeys();
       return {
-        session,
-        writes: [...sessions.sessionInserts(keys, session), audited('success', { mfa: false })],
+        opened: { keys, session },
+        writes: [...sessions.sessionInserts(keys, session), ...alongside(keys.id)],
       };
+    };
+    if (!tenant.mfaRequired) {
+      return opening(
+        { ...signedIn, accessType: 'Consumer', hasRestrictedAccess: false, roleId: consumerRoleId },
+        () => [audited('success', { mfa: false })],
+      );
     }
     const email = consumer.email;
     if (email === null || email.trim() === '') {
-      return { session: null, writes: [audited('failure', { noAddress: true })] };
+      return { opened: null, writes: [audited('failure', { noAddress: true })] };
     }
-    const session: NewSession = {
-      ...signedIn,
-      accessType: 'MfaPending',
-      hasRestrictedAccess: true,
-      roleId: null,
-    };
-    return {
-      session,
-      writes: [
-        ...sessions.sessionInserts(keys, session),
-        mfaCodeInsert(db, { sessionId: keys.id, code: input.code, pepper: ctx.kbaPepper, now: input.now }),
+    const code = generateMfaCode();
+    return opening(
+      { ...signedIn, accessType: 'MfaPending', hasRestrictedAccess: true, roleId: null },
+      (sessionId) => [
+        mfaCodeInsert(db, { sessionId, code, pepper: ctx.kbaPepper, now: input.now }),
         audited('success', { mfa: 'pending' }),
-        ctx.mail.insertOf(codeMail(tenant, email, input.code)),
+        ctx.mail.insertOf(codeMail(tenant, email, code)),
       ],
-    };
+    );
   }
 
   function codeMail(tenant: Pick<Tenant, 'id' | 'subdomain'>, to: string, code: string): EnqueueMailInput {
@@ -198,7 +197,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   async function refuse(
     request: FastifyRequest,
     tenant: Tenant,
-    result: Exclude<VerificationResult, { outcome: 'verified' }>,
+    result: VerificationRefusal,
     tokenGuid: string | null,
   ): Promise<never> {
     const base = { tenantId: tenant.id, ip: request.ip, detail: { identityToken: tokenGuid } };
@@ -323,20 +322,14 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (record !== null && isExpired(record.token, now)) throw tokenExpired();
         requireFields(missingFields(record?.token.signInType ?? null, answers));
 
-        const keys = sessions.newSessionKeys();
-        const code = generateMfaCode();
-        // Decided inside the verification's transaction, once the consumer is known.
-        const decided: { plan?: LookupPlan } = {};
         const verification = {
           answers,
           pepper: ctx.kbaPepper,
           now,
-          onSuccess: (consumer: VerifiedConsumer) => {
-            decided.plan = lookupPlan({ tenant, tokenGuid, consumer, keys, code, ip: request.ip, now });
-            return decided.plan.writes;
-          },
+          onSuccess: (consumer: VerifiedConsumer) =>
+            lookupPlan({ tenant, tokenGuid, consumer, ip: request.ip, now }),
         };
-        let result: VerificationResult;
+        let result: VerificationResult<LookupPlan>;
         if (record === null) {
           result = await verifyWithoutToken(db, { ...verification, tenantId: tenant.id });
         } else {
@@ -351,10 +344,9 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         }
         if (result.outcome !== 'verified') return refuse(request, tenant, result, tokenGuid);
 
-        const { plan } = decided;
-        if (plan === undefined) throw new Error('a verified lookup decided nothing');
-        const { session } = plan;
-        if (session === null) throw new ApiError(409, 'InvalidState', consumerMessages.noAddressOnFile);
+        const { opened } = result.plan;
+        if (opened === null) throw new ApiError(409, 'InvalidState', consumerMessages.noAddressOnFile);
+        const { keys, session } = opened;
         const authToken = await sessions.firstPair(keys, session, {
           consumerName: result.consumer.name,
           staffName: null,

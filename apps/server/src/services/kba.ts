@@ -37,14 +37,19 @@ export interface VerifiedConsumer {
 }
 
 /**
- * The writes a successful verification leads to (the session it opens, its code and their audit
- * row): they run in the statement that records the success, under the verification's row locks,
- * so the verification and the session commit together, in one commit.
+ * What a successful verification leads to, decided by the caller once the consumer is known: its
+ * `writes` (the session it opens, its code and their audit row) run in the statement that records
+ * the success, under the verification's row locks, so the verification and the session commit
+ * together, in one commit. The plan comes back in the verified result.
  */
-export type WritesOnSuccess = (consumer: VerifiedConsumer) => SQLWrapper[];
+export interface SuccessPlan {
+  writes: readonly SQLWrapper[];
+}
 
-export type VerificationResult =
-  | { outcome: 'verified'; consumer: VerifiedConsumer }
+export type PlanOnSuccess<Plan extends SuccessPlan> = (consumer: VerifiedConsumer) => Plan;
+
+/** Every outcome of a verification but success. */
+export type VerificationRefusal =
   | { outcome: 'locked'; consumer: VerifiedConsumer }
   | {
       outcome: 'mismatch';
@@ -54,6 +59,10 @@ export type VerificationResult =
       consumerLockedNow: boolean;
     }
   | { outcome: 'ambiguous' };
+
+export type VerificationResult<Plan extends SuccessPlan> =
+  | { outcome: 'verified'; consumer: VerifiedConsumer; plan: Plan }
+  | VerificationRefusal;
 
 const hashColumns = {
   last4Ssn: 'last4SsnHash',
@@ -94,20 +103,20 @@ function consumerOf(row: typeof consumers.$inferSelect): VerifiedConsumer {
   return { id: row.id, consumerId: row.consumerId, name: row.name, email: row.email };
 }
 
-export interface TokenVerificationInput {
+export interface TokenVerificationInput<Plan extends SuccessPlan> {
   consumerRowId: number;
   tokenGuid: string;
   fields: readonly VerificationField[];
   answers: VerificationAnswers;
   pepper: string;
   now: Date;
-  onSuccess?: WritesOnSuccess;
+  onSuccess: PlanOnSuccess<Plan>;
 }
 
-export async function verifyWithToken(
+export async function verifyWithToken<Plan extends SuccessPlan>(
   db: Database,
-  input: TokenVerificationInput,
-): Promise<VerificationResult> {
+  input: TokenVerificationInput<Plan>,
+): Promise<VerificationResult<Plan>> {
   const { now } = input;
   return db.transaction(async (tx) => {
     // One read locks both rows, the consumer's first (rows are locked in FROM order), as the
@@ -162,12 +171,13 @@ export async function verifyWithToken(
       await tx.execute(withWrites([consumerUpdate, ...alongside], tokenUpdate));
     };
     if (matches.length > 0 && matches.every(Boolean)) {
+      const plan = input.onSuccess(consumer);
       await writeBoth(
         lockColumnsOf(recordSuccess(consumerState, now)),
         { ...lockColumnsOf(recordSuccess(tokenState, now)), lastUsedAt: now },
-        input.onSuccess?.(consumer),
+        plan.writes,
       );
-      return { outcome: 'verified', consumer };
+      return { outcome: 'verified', consumer, plan };
     }
 
     const tokenFailure = recordFailure(tokenState, tokenLockPolicy, now);
@@ -182,12 +192,12 @@ export async function verifyWithToken(
   });
 }
 
-export interface TokenlessVerificationInput {
+export interface TokenlessVerificationInput<Plan extends SuccessPlan> {
   tenantId: number;
   answers: VerificationAnswers;
   pepper: string;
   now: Date;
-  onSuccess?: WritesOnSuccess;
+  onSuccess: PlanOnSuccess<Plan>;
 }
 
 /**
@@ -195,10 +205,10 @@ export interface TokenlessVerificationInput {
  * of the tenant. The keyed hashes are deterministic, so the database finds the match by equality.
  * A wrong answer here names no consumer, so only the per-address limit counts it.
  */
-export async function verifyWithoutToken(
+export async function verifyWithoutToken<Plan extends SuccessPlan>(
   db: Database,
-  input: TokenlessVerificationInput,
-): Promise<VerificationResult> {
+  input: TokenlessVerificationInput<Plan>,
+): Promise<VerificationResult<Plan>> {
   const hashes = allVerificationFields.map((field) =>
     hashVerificationValue(input.pepper, field, input.answers[field] ?? ''),
   );
@@ -240,7 +250,8 @@ export async function verifyWithoutToken(
       .update(consumers)
       .set(lockColumnsOf(recordSuccess(state, now)))
       .where(eq(consumers.id, consumer.id));
-    await tx.execute(withWrites(input.onSuccess?.(consumer) ?? [], consumerUpdate));
-    return { outcome: 'verified', consumer };
+    const plan = input.onSuccess(consumer);
+    await tx.execute(withWrites(plan.writes, consumerUpdate));
+    return { outcome: 'verified', consumer, plan };
   });
 }
