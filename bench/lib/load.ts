@@ -6,6 +6,14 @@ export const connections = 16;
 /** Seconds per measured run (BENCH_SECONDS), after a warm-up of a fifth of it. */
 export const runSeconds = Math.min(Math.max(Number(process.env.BENCH_SECONDS ?? 10), 1), 60);
 
+/**
+ * Runs behind each figure (BENCH_RUNS, odd). The machine is shared, and one run's rate moved by a
+ * third from one minute to the next: the report gives the run of median rate, every run's rate
+ * beside it.
+ */
+export const runsPerFigure =
+  Math.min(Math.max(Math.floor(Number(process.env.BENCH_RUNS ?? 3) / 2), 0), 4) * 2 + 1;
+
 export interface LoadFigures {
   /** Successful (2xx) answers per second. */
   rate: number;
@@ -16,6 +24,8 @@ export interface LoadFigures {
   failures: number;
   /** Peak resident memory of the server process(es) during the run, MiB. */
   peakRssMiB?: number;
+  /** Every run's rate, in the order they ran, when the figures are the median of several. */
+  runRates?: number[];
 }
 
 export interface LoadRequest {
@@ -90,4 +100,48 @@ export async function measure(
     failures: result.non2xx + result.errors + result.timeouts,
     ...(rssPids.length === 0 || peakRssMiB === undefined ? {} : { peakRssMiB }),
   };
+}
+
+/**
+ * Runs each measurement `runsPerFigure` times, taking turns (a ceiling and the product it is
+ * compared with, say), so that the machine's changing load falls on each alike.
+ */
+export async function inTurns<T extends unknown[]>(
+  ...measurements: { [K in keyof T]: () => Promise<T[K]> }
+): Promise<{ [K in keyof T]: T[K][] }> {
+  const runs: unknown[][] = measurements.map(() => []);
+  for (let round = 0; round < runsPerFigure; round += 1) {
+    for (const [index, measurement] of measurements.entries()) runs[index]?.push(await measurement());
+  }
+  return runs as { [K in keyof T]: T[K][] };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (middle === undefined) throw new Error('no values');
+  return middle;
+}
+
+/** The run of median rate, with every run's rate, and the highest peak of memory of them all. */
+export function medianRun(runs: LoadFigures[]): LoadFigures {
+  const rate = median(runs.map((run) => run.rate));
+  const chosen = runs.find((run) => run.rate === rate);
+  if (chosen === undefined) throw new Error('no runs');
+  const peaks = runs.map((run) => run.peakRssMiB).filter((peak): peak is number => peak !== undefined);
+  return {
+    ...chosen,
+    ...(peaks.length === 0 ? {} : { peakRssMiB: Math.max(...peaks) }),
+    runRates: runs.map((run) => run.rate),
+  };
+}
+
+/** `measure`, `runsPerFigure` times: the run of median rate. */
+export async function measureRuns(
+  baseUrl: string,
+  request: LoadRequest,
+  rssPids: number[] = [],
+): Promise<LoadFigures> {
+  const [runs] = await inTurns(() => measure(baseUrl, request, rssPids));
+  return medianRun(runs);
 }

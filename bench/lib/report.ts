@@ -35,12 +35,19 @@ const scenarioLabels: Record<string, string> = {
 
 function machineLine(suite: SuiteResult): string {
   const m = suite.machine;
-  return `| ${suite.suite} | ${suite.startedAt.slice(0, 16).replace('T', ' ')} UTC | ${m.nproc} x ${m.cpuModel} | ${m.memoryMiB} MiB | ${m.node} | ${m.loadAtStart} / ${m.loadAtEnd ?? '-'} | ${suite.seconds} s |`;
+  return `| ${suite.suite} | ${suite.startedAt.slice(0, 16).replace('T', ' ')} UTC | ${m.nproc} x ${m.cpuModel} | ${m.memoryMiB} MiB | ${m.node} | ${m.loadAtStart} / ${m.loadAtEnd ?? '-'} | ${suite.runs ?? 1} x ${suite.seconds} s |`;
+}
+
+/** The rate, and every run's rate when it is the median of several. */
+function rateOf(figures: LoadFigures | undefined): string {
+  if (figures === undefined) return '-';
+  const runs = figures.runRates ?? [];
+  return runs.length > 1 ? `${figures.rate}/s (runs: ${runs.join(', ')})` : `${figures.rate}/s`;
 }
 
 function loadRow(label: string, figures: LoadFigures | undefined, reference: string): string {
   if (figures === undefined) return `| ${label} | - | - | - | - | - | ${reference} |`;
-  return `| ${label} | ${figures.rate}/s | ${figures.p50Ms} ms | ${figures.p99Ms} ms | ${figures.failures} | ${show(figures.peakRssMiB, ' MiB')} | ${reference} |`;
+  return `| ${label} | ${rateOf(figures)} | ${figures.p50Ms} ms | ${figures.p99Ms} ms | ${figures.failures} | ${show(figures.peakRssMiB, ' MiB')} | ${reference} |`;
 }
 
 function databaseSection(suite: SuiteResult | undefined, title: string): string[] {
@@ -52,8 +59,10 @@ function databaseSection(suite: SuiteResult | undefined, title: string): string[
     if (name === 'accessLookup') return `bare Fastify ${show(ceilingAccess?.rate, '/s')}`;
     if (name === 'identityTokenLookup' || name === 'identityTokenOpened')
       return `bare Fastify ${show(ceilingToken?.rate, '/s')}`;
-    if (name === 'passwordSignIn')
-      return `raw argon2id verify ${show(argon2, '/s')} (2 workers, the higher of just before and just after)`;
+    if (name === 'passwordSignIn') {
+      const runs = suite.figures['ceiling.argon2VerifyRates'];
+      return `raw argon2id verify ${show(argon2, '/s')} (2 workers${typeof runs === 'string' ? `; runs: ${runs}, in turns with the sign-in` : ''})`;
+    }
     return '';
   };
   const rows = Object.keys(scenarioLabels).map((name) =>
@@ -204,7 +213,7 @@ function scaleOutSection(suite: SuiteResult | undefined): string[] {
     ...names.map((name) => {
       const one = load(suite, `single.${name}`);
       const two = load(suite, `pair.${name}`);
-      return `| ${scenarioLabels[name]} | ${show(one?.rate, '/s')} (p99 ${show(one?.p99Ms, ' ms')}) | ${show(two?.rate, '/s')} (p99 ${show(two?.p99Ms, ' ms')}, failures ${show(two?.failures)}) |`;
+      return `| ${scenarioLabels[name]} | ${rateOf(one)}, p99 ${show(one?.p99Ms, ' ms')} | ${rateOf(two)}, p99 ${show(two?.p99Ms, ' ms')}, failures ${show(two?.failures)} |`;
     }),
     '',
   ];
@@ -379,10 +388,15 @@ export async function writeReport(): Promise<void> {
     '`bench/results/*.json`; `npm run bench -- report` only rewrites this page. Every server runs in its own',
     'process on loopback; autocannon runs in the harness process on the same two cores, so every figure',
     'includes the load generator competing for the CPU, for the ceilings as much as for the product.',
+    'The machine is shared with other work, and a rate can move by a third from one minute to the next: each',
+    "load figure is the run of median rate of several (`BENCH_RUNS`, 3 unless set), every run's rate beside",
+    'it, and a ceiling takes turns with what it is compared with, run by run (the bare lookups with the',
+    "product's, raw argon2id with the password sign-in, one instance with the pair). Peak RSS is the highest",
+    'of all the runs.',
     '',
     '## Machine and load',
     '',
-    '| suite | started | CPUs | memory | node | load average at start / end | seconds per run |',
+    '| suite | started | CPUs | memory | node | load average at start / end | runs x seconds |',
     '| --- | --- | --- | --- | --- | --- | --- |',
     ...[...results.values()].map(machineLine),
     '',

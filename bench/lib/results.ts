@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { LoadFigures } from './load.ts';
+import { type LoadFigures, runsPerFigure } from './load.ts';
 import { loadAverage, type Machine } from './machine.ts';
 import { repoRoot } from './processes.ts';
 
@@ -13,6 +13,8 @@ export interface SuiteResult {
   startedAt: string;
   finishedAt: string;
   seconds: number;
+  /** Runs behind each load figure (older results: one). */
+  runs?: number;
   machine: Machine;
   figures: Record<string, Figure>;
   notes: string[];
@@ -46,6 +48,7 @@ export class SuiteRecorder {
       startedAt: this.#startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
       seconds: this.seconds,
+      runs: runsPerFigure,
       machine: { ...this.machine, loadAtEnd: loadAverage() },
       figures: this.figures,
       notes: this.notes,

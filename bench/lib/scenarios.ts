@@ -1,6 +1,13 @@
-import type { LoadRequest } from './load.ts';
+import { connections, type LoadRequest, runsPerFigure } from './load.ts';
 import type { Population } from './population.ts';
 import type { Demo } from './product.ts';
+
+/**
+ * Refresh tokens a scenario starts with. Autocannon stops with a request in flight on every
+ * connection and drops those answers, so each warm-up and each run strands one token per
+ * connection (the server has already rotated it); what is left must still fill every connection.
+ */
+export const refreshTokensNeeded = connections * (2 * runsPerFigure + 1);
 
 /** Hands out the items in turn, round and round. */
 function rotation<T>(items: T[]): () => T {
