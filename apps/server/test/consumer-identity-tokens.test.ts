@@ -134,6 +134,11 @@ describe(`identity-token reads (${databaseLabel})`, () => {
       expect(response.status).toBe(200);
       expect(response.body.data).toBeNull();
     }
+    // The answer without data is made once and kept with the cached token; the owner still gets theirs.
+    const ownerAgain = await call<ConsumerIdentityToken>(server.baseUrl, 'GET', tokenPath(ownerLetter.guid), {
+      token: ownSession.accessToken,
+    });
+    expect(ownerAgain.body.data).toEqual(paymentData);
   });
 
   it('never writes on a read: lastUsedAt and the audit log stay as they were', async () => {

@@ -13,7 +13,7 @@ import type { AppContext } from '../context.ts';
 import { tenants } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { readCacheFor } from '../services/read-cache.ts';
-import { hotReadOptions } from './hot-read.ts';
+import { hotReadOptions, keptAnswer } from './hot-read.ts';
 
 export const accessMessages = {
   tenantNotFound: 'No organisation uses this domain.',
@@ -31,7 +31,7 @@ export function accessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const lookUp = async (key: string, find: () => Promise<(typeof tenants.$inferSelect)[]>) => {
     const result = await cache.get(key, async () => {
       const [tenant] = await find();
-      return tenant === undefined ? null : resultOf(tenant);
+      return tenant === undefined ? null : keptAnswer(resultOf(tenant));
     });
     if (result === null) throw notFound(accessMessages.tenantNotFound);
     return result;

@@ -1,4 +1,5 @@
 import {
+  type ConsumerIdentityToken,
   consumerIdentityTokenSchema,
   errorBodySchema,
   identityTokenQuerySchema,
@@ -12,7 +13,7 @@ import { ApiError, notFound } from '../errors.ts';
 import { createAuditBatcher } from '../services/audit-batch.ts';
 import { type IdentityTokenRecord, isExpired, toWireIdentityToken } from '../services/identity-tokens.ts';
 import { findIdentityTokenCached } from '../services/read-cache.ts';
-import { hotReadOptions } from './hot-read.ts';
+import { hotReadOptions, keptAnswer } from './hot-read.ts';
 
 /** Link openings waiting to be written before readers start to wait for them. */
 const maxQueuedOpenings = 5_000;
@@ -37,6 +38,24 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     } catch {
       return false;
     }
+  }
+
+  /** The answer without payment data, made once for each record the read cache holds. */
+  const publicAnswers = new WeakMap<IdentityTokenRecord, ConsumerIdentityToken>();
+  function publicAnswer(record: IdentityTokenRecord): ConsumerIdentityToken {
+    let answer = publicAnswers.get(record);
+    if (answer === undefined) {
+      answer = keptAnswer(toWireIdentityToken(record, false));
+      publicAnswers.set(record, answer);
+    }
+    return answer;
+  }
+
+  async function answerFor(
+    request: FastifyRequest,
+    record: IdentityTokenRecord,
+  ): Promise<ConsumerIdentityToken> {
+    return (await readerIsOwner(request, record)) ? toWireIdentityToken(record, true) : publicAnswer(record);
   }
 
   async function find(tokenParam: string): Promise<IdentityTokenRecord> {
@@ -87,7 +106,7 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             () => undefined,
           );
         }
-        return toWireIdentityToken(record, await readerIsOwner(request, record));
+        return answerFor(request, record);
       },
     );
 
@@ -113,7 +132,7 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (isExpired(record.token, ctx.clock.now())) {
           throw new ApiError(403, 'TokenExpired', identityTokenMessages.tokenExpired);
         }
-        return toWireIdentityToken(record, await readerIsOwner(request, record));
+        return answerFor(request, record);
       },
     );
   };
