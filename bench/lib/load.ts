@@ -6,13 +6,14 @@ export const connections = 16;
 /** Seconds per measured run (BENCH_SECONDS), after a warm-up of a fifth of it. */
 export const runSeconds = Math.min(Math.max(Number(process.env.BENCH_SECONDS ?? 10), 1), 60);
 
+const requestedRuns = Math.min(Math.max(Math.round(Number(process.env.BENCH_RUNS ?? 3)), 1), 9);
+
 /**
- * Runs behind each figure (BENCH_RUNS, odd). The machine is shared, and one run's rate moved by a
- * third from one minute to the next: the report gives the run of median rate, every run's rate
- * beside it.
+ * Runs behind each figure (BENCH_RUNS, 1 to 9, an even number raised to the next odd one). The
+ * machine is shared, and one run's rate moved by a third from one minute to the next: the report
+ * gives the run of median rate, every run's rate beside it.
  */
-export const runsPerFigure =
-  Math.min(Math.max(Math.floor(Number(process.env.BENCH_RUNS ?? 3) / 2), 0), 4) * 2 + 1;
+export const runsPerFigure = requestedRuns % 2 === 0 ? requestedRuns + 1 : requestedRuns;
 
 export interface LoadFigures {
   /** Successful (2xx) answers per second. */

@@ -1,13 +1,22 @@
 import { connections, type LoadRequest, runsPerFigure } from './load.ts';
 import type { Population } from './population.ts';
-import type { Demo } from './product.ts';
+import { type Demo, directSignIn } from './product.ts';
 
 /**
  * Refresh tokens a scenario starts with. Autocannon stops with a request in flight on every
  * connection and drops those answers, so each warm-up and each run strands one token per
  * connection (the server has already rotated it); what is left must still fill every connection.
  */
-export const refreshTokensNeeded = connections * (2 * runsPerFigure + 1);
+const refreshTokensNeeded = connections * (2 * runsPerFigure + 1);
+
+/** Refresh tokens for the refresh scenario, enough for every run: one direct sign-in each through `baseUrl`. */
+export async function refreshTokensFrom(baseUrl: string, demo: Demo): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let index = 0; index < refreshTokensNeeded; index += 1) {
+    tokens.push((await directSignIn(baseUrl, demo)).refreshToken);
+  }
+  return tokens;
+}
 
 /** Hands out the items in turn, round and round. */
 function rotation<T>(items: T[]): () => T {

@@ -15,16 +15,19 @@ import { describeMachine } from '../lib/machine.ts';
 import { peerUser } from '../lib/peer-user.ts';
 import { recreateDatabase } from '../lib/postgres.ts';
 import { type ServerProcess, startServer } from '../lib/processes.ts';
-import { directSignIn, startProduct } from '../lib/product.ts';
+import { startProduct } from '../lib/product.ts';
 import { SuiteRecorder } from '../lib/results.ts';
-import { productScenarios, refreshTokensNeeded, type ScenarioName } from '../lib/scenarios.ts';
+import { productScenarios, refreshTokensFrom, type ScenarioName } from '../lib/scenarios.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
 const ports = { product: 18_080, bare: 18_090, peer: 18_095 } as const;
 /** Consumers of the mailing the sign-ins rotate over (each with a Direct and a Last4Ssn link). */
 const populationSize = 2000;
-/** Measured one after another, between the lookups (in turns with their ceilings) and the password sign-in (with the raw argon2id rate). */
+/**
+ * Measured one after another, between the lookups (in turns with their ceilings) and the password
+ * sign-in (in turns with the raw argon2id rate).
+ */
 const scenarioOrder: ScenarioName[] = ['identityTokenOpened', 'directSignIn', 'refresh', 'lookupSignIn'];
 
 async function fetchJson(url: string): Promise<string> {
@@ -103,11 +106,11 @@ export async function runDatabaseSuite(kind: DatabaseKind): Promise<void> {
     population: populationSize,
   });
   await withServer(product.server, async (server) => {
-    const refreshTokens: string[] = [];
-    for (let index = 0; index < refreshTokensNeeded; index += 1) {
-      refreshTokens.push((await directSignIn(server.baseUrl, product.demo)).refreshToken);
-    }
-    const scenarios = productScenarios(product.demo, refreshTokens, product.population);
+    const scenarios = productScenarios(
+      product.demo,
+      await refreshTokensFrom(server.baseUrl, product.demo),
+      product.population,
+    );
     const bare = await startServer({
       name: 'bare-fastify',
       script: 'bench/servers/bare-fastify.ts',

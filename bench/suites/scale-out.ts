@@ -6,9 +6,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { inTurns, measure, medianRun, runSeconds } from '../lib/load.ts';
 import { describeMachine } from '../lib/machine.ts';
 import { recreateDatabase } from '../lib/postgres.ts';
-import { directSignIn, newSecrets, type RunningProduct, startProduct } from '../lib/product.ts';
+import { newSecrets, type RunningProduct, startProduct } from '../lib/product.ts';
 import { SuiteRecorder } from '../lib/results.ts';
-import { productScenarios, refreshTokensNeeded } from '../lib/scenarios.ts';
+import { productScenarios, refreshTokensFrom } from '../lib/scenarios.ts';
 
 const ports = { redis: 16_390, nginx: 18_100, first: 18_081, second: 18_082 } as const;
 
@@ -86,14 +86,6 @@ http {
   return nginx;
 }
 
-async function refreshTokensFor(baseUrl: string, product: RunningProduct, count: number): Promise<string[]> {
-  const tokens: string[] = [];
-  for (let index = 0; index < count; index += 1) {
-    tokens.push((await directSignIn(baseUrl, product.demo)).refreshToken);
-  }
-  return tokens;
-}
-
 /**
  * Two instances on one PostgreSQL and one Redis behind nginx, against one instance alone, for the
  * lookups and refresh: the combined rate a second instance adds on this machine.
@@ -120,11 +112,8 @@ export async function runScaleOutSuite(): Promise<void> {
 
     nginx = await startNginx();
     const balancer = `http://127.0.0.1:${ports.nginx}`;
-    const single = productScenarios(
-      first.demo,
-      await refreshTokensFor(first.server.baseUrl, first, refreshTokensNeeded),
-    );
-    const pair = productScenarios(first.demo, await refreshTokensFor(balancer, first, refreshTokensNeeded));
+    const single = productScenarios(first.demo, await refreshTokensFrom(first.server.baseUrl, first.demo));
+    const pair = productScenarios(first.demo, await refreshTokensFrom(balancer, first.demo));
     // One instance and the pair take turns, run by run, so the machine's load falls on both alike.
     for (const name of ['accessLookup', 'identityTokenLookup', 'refresh'] as const) {
       const [alone, behindNginx] = await inTurns(
