@@ -92,6 +92,38 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
     expect(unsent).toEqual([]);
   });
 
+  it('marks the sent mails of a batch and keeps only the one that failed for a later attempt', async () => {
+    const log: string[] = [];
+    const bouncing = 'batch-1@example.com';
+    const service = createMailService({
+      db: server.ctx.db,
+      config: { mailFrom: 'noreply@example.com' },
+      clock: server.clock,
+      mailer: {
+        async send(mail) {
+          if (mail.to === bouncing && log.length < 3) throw new Error('mailbox busy');
+          log.push(mail.to);
+        },
+      },
+    });
+    const recipients = ['batch-0@example.com', bouncing, 'batch-2@example.com', 'batch-3@example.com'];
+    for (const to of recipients) {
+      await server.ctx.db.execute(
+        server.ctx.mail.insertOf({ tenantId: 1001, to, subject: 'Your code', text: 'Hello', unsubscribe }),
+      );
+    }
+    expect(await service.deliverPending()).toBe(3);
+    const waiting = await server.ctx.db
+      .select()
+      .from(mailOutbox)
+      .where(sql`${mailOutbox.sentAt} IS NULL AND ${mailOutbox.toAddress} LIKE 'batch-%'`);
+    expect(waiting).toMatchObject([{ toAddress: bouncing, attempts: 1, lastError: 'mailbox busy' }]);
+
+    server.clock.advanceMinutes(1);
+    expect(await service.deliverPending()).toBe(1);
+    expect(log).toEqual(['batch-0@example.com', 'batch-2@example.com', 'batch-3@example.com', bouncing]);
+  });
+
   it('refuses to change or remove audit rows', async () => {
     await server.ctx.audit.record({ event: 'test.append-only', outcome: 'success' });
     await expect(server.ctx.db.execute(sql`UPDATE audit_log SET outcome = 'failure'`)).rejects.toThrow();

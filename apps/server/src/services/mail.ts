@@ -138,11 +138,18 @@ export function createMailService(deps: {
     return claimed.sort((a, b) => a.id - b.id);
   }
 
+  /**
+   * Sends what is due, batch by batch, in order. A batch's sent mails are marked in one statement
+   * once it is through: on a mailing day every lookup sign-in queues a code, and a statement per
+   * mail let the codes fall minutes behind the sign-ins. A crash mid-batch sends that batch's sent
+   * mails again after the lease, as a crash between sending and marking always could.
+   */
   async function deliverPending(): Promise<number> {
     let sent = 0;
     for (;;) {
       const batch = await claimDue();
       if (batch.length === 0) return sent;
+      const sentIds: number[] = [];
       for (const row of batch) {
         try {
           await mailer.send({
@@ -153,8 +160,7 @@ export function createMailService(deps: {
             html: row.htmlBody,
             headers: row.headers,
           });
-          await db.update(mailOutbox).set({ sentAt: clock.now() }).where(eq(mailOutbox.id, row.id));
-          sent += 1;
+          sentIds.push(row.id);
         } catch (error) {
           const attempts = row.attempts + 1;
           await db
@@ -167,6 +173,10 @@ export function createMailService(deps: {
             .where(eq(mailOutbox.id, row.id));
         }
       }
+      if (sentIds.length > 0) {
+        await db.update(mailOutbox).set({ sentAt: clock.now() }).where(inArray(mailOutbox.id, sentIds));
+      }
+      sent += sentIds.length;
     }
   }
 
