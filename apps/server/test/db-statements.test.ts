@@ -8,6 +8,7 @@ import {
   openDatabase,
   statement,
 } from '../src/db/index.ts';
+import { isSerializationFailure, writesIfUnchanged } from '../src/db/sql.ts';
 import { createTestDatabase, databaseLabel, type TestDatabase } from './helpers/server.ts';
 
 describe(`named statements (${databaseLabel})`, () => {
@@ -60,6 +61,32 @@ describe(`named statements (${databaseLabel})`, () => {
       sql`SELECT to_regclass('sessions')::text AS name`,
     );
     expect(sessionsTable?.name).toBe('sessions');
+  });
+
+  it('writes only while the rows are as read, and nothing at all once they changed', async () => {
+    await handle.db.execute(sql`CREATE TABLE probe (id int PRIMARY KEY, tries int NOT NULL)`);
+    await handle.db.execute(sql`CREATE TABLE probe_log (note text NOT NULL)`);
+    await handle.db.execute(sql`INSERT INTO probe VALUES (1, 0)`);
+    const countAs = (tries: number, note: string) =>
+      writesIfUnchanged(sql`SELECT id FROM probe WHERE id = 1 AND tries = ${tries} FOR NO KEY UPDATE`, [
+        sql`UPDATE probe SET tries = ${tries + 1} WHERE id = 1 AND EXISTS (SELECT 1 FROM locked)`,
+        sql`INSERT INTO probe_log VALUES (${note})`,
+      ]);
+    const state = async () => ({
+      tries: await executeNamed<{ tries: number }>(handle.db, sql`SELECT tries FROM probe`),
+      log: await executeNamed<{ note: string }>(handle.db, sql`SELECT note FROM probe_log`),
+    });
+
+    await executeNamed(handle.db, countAs(0, 'first'));
+    expect(await state()).toEqual({ tries: [{ tries: 1 }], log: [{ note: 'first' }] });
+
+    // Decided on the state before the first write: refused whole, the insert too.
+    const stale = await executeNamed(handle.db, countAs(0, 'stale')).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(isSerializationFailure(stale)).toBe(true);
+    expect(await state()).toEqual({ tries: [{ tries: 1 }], log: [{ note: 'first' }] });
   });
 
   it('runs texts past the bound unnamed, so a connection holds a bounded number of statements', async () => {

@@ -23,3 +23,22 @@ export function withWrites(writes: readonly SQLWrapper[], main: SQLWrapper): SQL
   const clauses = writes.map((write, index) => sql`${sql.raw(`w${index}`)} AS (${write.getSQL()})`);
   return sql`WITH ${sql.join(clauses, sql`, `)} ${main.getSQL()}`;
 }
+
+/**
+ * `writes` (as in `withWrites`) that were decided on rows read earlier without a lock, to run only
+ * if those rows are still as read: `expected` selects them again, locking them, by the values the
+ * decision rests on. Writes that touch those rows must refer to `locked` (`EXISTS (SELECT 1 FROM
+ * locked)`), so the rows are locked and checked before they change. When `expected` finds no row,
+ * the statement fails as a serialization failure (see `isSerializationFailure`) and writes nothing,
+ * its inserts included: the caller then decides again under a lock. One round trip and no
+ * transaction held open while the application decides.
+ */
+export function writesIfUnchanged(expected: SQLWrapper, writes: readonly SQLWrapper[]): SQL {
+  const clauses = writes.map((write, index) => sql`${sql.raw(`w${index}`)} AS (${write.getSQL()})`);
+  return sql`WITH locked AS (${expected.getSQL()}), ${sql.join(clauses, sql`, `)} SELECT expect_unchanged((SELECT count(*) FROM locked)) AS found`;
+}
+
+/** SQLSTATE 40001, as the driver reports it: the statement lost a race and wrote nothing. */
+export function isSerializationFailure(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === '40001';
+}

@@ -4,10 +4,10 @@ import {
   type VerificationField,
   verificationFieldsFor,
 } from '@entry/domain';
-import { and, eq, type SQLWrapper } from 'drizzle-orm';
-import type { Database } from '../db/index.ts';
+import { and, eq, type Placeholder, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { type Database, executeNamed } from '../db/index.ts';
 import { consumers, identityTokens } from '../db/schema.ts';
-import { withWrites } from '../db/sql.ts';
+import { isSerializationFailure, withWrites, writesIfUnchanged } from '../db/sql.ts';
 import {
   consumerLockPolicy,
   isLocked,
@@ -22,9 +22,12 @@ import { hashVerificationValue, verificationValueMatches } from './keyed-hash.ts
 /**
  * Knowledge-based verification of a consumer (DESIGN.md section 5). Lock counters live in the
  * rows of the consumer and the token and change only while both rows are locked (SELECT ... FOR
- * UPDATE, always the consumer first so two requests never wait on each other in a circle). So 20
- * parallel wrong answers count as at most 5 tries, a right answer during a lock is still refused,
- * and all of it holds across server instances sharing the database.
+ * NO KEY UPDATE, always the consumer first so two requests never wait on each other in a circle),
+ * and only from the state they hold then: an attempt decides on the rows as read and writes in one
+ * statement that locks them again as they were, or, when another attempt changed them meanwhile,
+ * decides again under the locks. So 20 parallel wrong answers count as at most 5 tries, a right
+ * answer during a lock is still refused, and all of it holds across server instances sharing the
+ * database.
  */
 
 export type VerificationAnswers = Partial<Record<VerificationField, string | null>>;
@@ -113,83 +116,209 @@ export interface TokenVerificationInput<Plan extends SuccessPlan> {
   onSuccess: PlanOnSuccess<Plan>;
 }
 
-export async function verifyWithToken<Plan extends SuccessPlan>(
-  db: Database,
+/** What a verification reads: the consumer (with its answers' hashes and its locks) and the token's locks. */
+const verificationColumns = {
+  consumer: consumers,
+  token: {
+    failedCount: identityTokens.failedCount,
+    lockLevel: identityTokens.lockLevel,
+    lockedUntil: identityTokens.lockedUntil,
+    lastFailureAt: identityTokens.lastFailureAt,
+  },
+};
+
+interface VerificationRow {
+  consumer: typeof consumers.$inferSelect;
+  token: LockColumns;
+}
+
+const consumerAndToken = (
+  consumerRowId: number | Placeholder,
+  tokenGuid: string | Placeholder,
+): SQL | undefined => and(eq(consumers.id, consumerRowId), eq(identityTokens.guid, tokenGuid));
+
+function verificationRead(db: Database) {
+  return db
+    .select(verificationColumns)
+    .from(consumers)
+    .innerJoin(identityTokens, eq(identityTokens.consumerId, consumers.id))
+    .where(consumerAndToken(sql.placeholder('consumerRowId'), sql.placeholder('tokenGuid')))
+    .prepare('entry_kba_verification_read');
+}
+
+/** Built once per handle and prepared once per connection, as the token reads are. */
+const verificationReads = new WeakMap<Database, ReturnType<typeof verificationRead>>();
+
+function verificationReadFor(db: Database): ReturnType<typeof verificationRead> {
+  let read = verificationReads.get(db);
+  if (read === undefined) {
+    read = verificationRead(db);
+    verificationReads.set(db, read);
+  }
+  return read;
+}
+
+/** The rows' new lock states (the token's with its last use on success) and what a success leads to. */
+interface VerificationWrites {
+  consumer: LockColumns;
+  token: LockColumns & { lastUsedAt?: Date };
+  alongside: readonly SQLWrapper[];
+}
+
+/** What the rows as read decide: the result, and what it writes (nothing while locked). */
+function decide<Plan extends SuccessPlan>(
+  row: VerificationRow | undefined,
   input: TokenVerificationInput<Plan>,
-): Promise<VerificationResult<Plan>> {
+): { result: VerificationResult<Plan>; writes?: VerificationWrites } {
   const { now } = input;
-  return db.transaction(async (tx) => {
-    // One read locks both rows, the consumer's first (rows are locked in FROM order), as the
-    // token-less verification does, so parallel attempts on any instance queue one behind the
-    // other. NO KEY UPDATE, as an UPDATE takes: it still excludes every other counting attempt but
-    // not the key-share locks of a sign-in's inserts that reference these rows, which lock the
-    // token first and so could otherwise deadlock with this read.
-    const [locked] = await tx
-      .select({
-        consumer: consumers,
-        token: {
-          failedCount: identityTokens.failedCount,
-          lockLevel: identityTokens.lockLevel,
-          lockedUntil: identityTokens.lockedUntil,
-          lastFailureAt: identityTokens.lastFailureAt,
-        },
-      })
-      .from(consumers)
-      .innerJoin(identityTokens, eq(identityTokens.consumerId, consumers.id))
-      .where(and(eq(consumers.id, input.consumerRowId), eq(identityTokens.guid, input.tokenGuid)))
-      .for('no key update');
-    if (locked === undefined) {
-      return { outcome: 'mismatch', consumer: null, tokenLockedNow: false, consumerLockedNow: false };
-    }
-    const { consumer: consumerRow, token: tokenRow } = locked;
-    const consumer = consumerOf(consumerRow);
-    const consumerState = settle(lockStateOf(consumerRow), now);
-    const tokenState = settle(lockStateOf(tokenRow), now);
-    if (isLocked(consumerState, now) || isLocked(tokenState, now)) return { outcome: 'locked', consumer };
-
-    // Every field is compared, so the time taken does not reveal which one was wrong.
-    const matches = input.fields.map((field) =>
-      verificationValueMatches(
-        input.pepper,
-        field,
-        input.answers[field] ?? '',
-        consumerRow[hashColumns[field]],
-      ),
-    );
-    // Both rows (and on success what it leads to) are written in one statement: a round trip
-    // fewer inside the locks.
-    const writeBoth = async (
-      consumerColumns: LockColumns,
-      tokenColumns: LockColumns & { lastUsedAt?: Date },
-      alongside: readonly SQLWrapper[] = [],
-    ) => {
-      const consumerUpdate = tx.update(consumers).set(consumerColumns).where(eq(consumers.id, consumer.id));
-      const tokenUpdate = tx
-        .update(identityTokens)
-        .set(tokenColumns)
-        .where(eq(identityTokens.guid, input.tokenGuid));
-      await tx.execute(withWrites([consumerUpdate, ...alongside], tokenUpdate));
-    };
-    if (matches.length > 0 && matches.every(Boolean)) {
-      const plan = input.onSuccess(consumer);
-      await writeBoth(
-        lockColumnsOf(recordSuccess(consumerState, now)),
-        { ...lockColumnsOf(recordSuccess(tokenState, now)), lastUsedAt: now },
-        plan.writes,
-      );
-      return { outcome: 'verified', consumer, plan };
-    }
-
-    const tokenFailure = recordFailure(tokenState, tokenLockPolicy, now);
-    const consumerFailure = recordFailure(consumerState, consumerLockPolicy, now);
-    await writeBoth(lockColumnsOf(consumerFailure.state), lockColumnsOf(tokenFailure.state));
+  if (row === undefined) {
     return {
+      result: { outcome: 'mismatch', consumer: null, tokenLockedNow: false, consumerLockedNow: false },
+    };
+  }
+  const consumer = consumerOf(row.consumer);
+  const consumerState = settle(lockStateOf(row.consumer), now);
+  const tokenState = settle(lockStateOf(row.token), now);
+  if (isLocked(consumerState, now) || isLocked(tokenState, now)) {
+    return { result: { outcome: 'locked', consumer } };
+  }
+  // Every field is compared, so the time taken does not reveal which one was wrong.
+  const matches = input.fields.map((field) =>
+    verificationValueMatches(
+      input.pepper,
+      field,
+      input.answers[field] ?? '',
+      row.consumer[hashColumns[field]],
+    ),
+  );
+  if (matches.length > 0 && matches.every(Boolean)) {
+    const plan = input.onSuccess(consumer);
+    return {
+      result: { outcome: 'verified', consumer, plan },
+      writes: {
+        consumer: lockColumnsOf(recordSuccess(consumerState, now)),
+        token: { ...lockColumnsOf(recordSuccess(tokenState, now)), lastUsedAt: now },
+        alongside: plan.writes,
+      },
+    };
+  }
+  const tokenFailure = recordFailure(tokenState, tokenLockPolicy, now);
+  const consumerFailure = recordFailure(consumerState, consumerLockPolicy, now);
+  return {
+    result: {
       outcome: 'mismatch',
       consumer,
       tokenLockedNow: tokenFailure.lockedNow,
       consumerLockedNow: consumerFailure.lockedNow,
-    };
+    },
+    writes: {
+      consumer: lockColumnsOf(consumerFailure.state),
+      token: lockColumnsOf(tokenFailure.state),
+      alongside: [],
+    },
+  };
+}
+
+/** Both rows' updates; `guard` limits them. */
+function updatesOf(
+  db: Database,
+  rows: { consumerRowId: number; tokenGuid: string },
+  writes: VerificationWrites,
+  guard?: SQL,
+) {
+  return {
+    consumerUpdate: db
+      .update(consumers)
+      .set(writes.consumer)
+      .where(and(eq(consumers.id, rows.consumerRowId), guard)),
+    tokenUpdate: db
+      .update(identityTokens)
+      .set(writes.token)
+      .where(and(eq(identityTokens.guid, rows.tokenGuid), guard)),
+  };
+}
+
+const timestampOrNull = (value: Date | null) => sql`${value?.toISOString() ?? null}::timestamptz`;
+
+function sameLocks(table: typeof consumers | typeof identityTokens, state: LockColumns): SQL | undefined {
+  return and(
+    eq(table.failedCount, state.failedCount),
+    eq(table.lockLevel, state.lockLevel),
+    sql`${table.lockedUntil} IS NOT DISTINCT FROM ${timestampOrNull(state.lockedUntil)}`,
+    sql`${table.lastFailureAt} IS NOT DISTINCT FROM ${timestampOrNull(state.lastFailureAt)}`,
+  );
+}
+
+/**
+ * The common case, one attempt at a time on a consumer: the rows are read without a lock, and the
+ * outcome written in one statement that first locks them again as they were read. Undefined when
+ * another attempt changed them in between: nothing was written.
+ */
+async function verifyAsRead<Plan extends SuccessPlan>(
+  db: Database,
+  input: TokenVerificationInput<Plan>,
+): Promise<VerificationResult<Plan> | undefined> {
+  const [row] = await verificationReadFor(db).execute({
+    consumerRowId: input.consumerRowId,
+    tokenGuid: input.tokenGuid,
   });
+  const { result, writes } = decide(row, input);
+  if (row === undefined || writes === undefined) return result;
+  const unchanged = db
+    .select({ id: consumers.id })
+    .from(consumers)
+    .innerJoin(identityTokens, eq(identityTokens.consumerId, consumers.id))
+    .where(
+      and(
+        consumerAndToken(input.consumerRowId, input.tokenGuid),
+        sameLocks(consumers, row.consumer),
+        sameLocks(identityTokens, row.token),
+      ),
+    )
+    .for('no key update');
+  const { consumerUpdate, tokenUpdate } = updatesOf(db, input, writes, sql`EXISTS (SELECT 1 FROM locked)`);
+  try {
+    await executeNamed(db, writesIfUnchanged(unchanged, [consumerUpdate, ...writes.alongside, tokenUpdate]));
+  } catch (error) {
+    if (isSerializationFailure(error)) return undefined;
+    throw error;
+  }
+  return result;
+}
+
+/**
+ * Parallel attempts on one consumer: both rows locked from the read to the write, so the attempts
+ * on every instance queue one behind the other.
+ */
+async function verifyLocked<Plan extends SuccessPlan>(
+  db: Database,
+  input: TokenVerificationInput<Plan>,
+): Promise<VerificationResult<Plan>> {
+  return db.transaction(async (tx) => {
+    // The consumer's row is locked first (rows are locked in FROM order), as the token-less
+    // verification does. NO KEY UPDATE, as an UPDATE takes: it still excludes every other counting
+    // attempt but not the key-share locks of a sign-in's inserts that reference these rows, which
+    // lock the token first and so could otherwise deadlock with this read.
+    const [row] = await tx
+      .select(verificationColumns)
+      .from(consumers)
+      .innerJoin(identityTokens, eq(identityTokens.consumerId, consumers.id))
+      .where(consumerAndToken(input.consumerRowId, input.tokenGuid))
+      .for('no key update');
+    const { result, writes } = decide(row, input);
+    if (writes === undefined) return result;
+    const { consumerUpdate, tokenUpdate } = updatesOf(tx, input, writes);
+    // Both rows, and on success what it leads to, in one statement: a round trip fewer inside the locks.
+    await tx.execute(withWrites([consumerUpdate, ...writes.alongside], tokenUpdate));
+    return result;
+  });
+}
+
+export async function verifyWithToken<Plan extends SuccessPlan>(
+  db: Database,
+  input: TokenVerificationInput<Plan>,
+): Promise<VerificationResult<Plan>> {
+  return (await verifyAsRead(db, input)) ?? verifyLocked(db, input);
 }
 
 export interface TokenlessVerificationInput<Plan extends SuccessPlan> {
