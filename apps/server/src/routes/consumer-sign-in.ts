@@ -16,7 +16,11 @@ import type { AppContext } from '../context.ts';
 import { consumers, tenants } from '../db/schema.ts';
 import { ApiError, invalidValue, notFound } from '../errors.ts';
 import { directSignInEvent, signInWithDirectLink } from '../services/direct-sign-in.ts';
-import { findIdentityToken, type IdentityTokenRecord, isExpired } from '../services/identity-tokens.ts';
+import {
+  findIdentityTokenToVerify,
+  type IdentityTokenRecord,
+  isExpired,
+} from '../services/identity-tokens.ts';
 import {
   missingFields,
   type VerificationAnswers,
@@ -98,22 +102,18 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   }
 
   /**
-   * The token of the tenant named by `customerId` and `subdomain`. The token names its tenant, so
-   * a good link costs one read; the tenant alone is read only to tell an unknown tenant (which
-   * answers first) from an unknown token.
+   * The token of the tenant named by `customerId` and `subdomain`, with its consumer's row for the
+   * verification. The token names its tenant, so a good link costs one read; the tenant alone is
+   * read only to tell an unknown tenant (which answers first) from an unknown token.
    */
-  async function tokenOfTenant(
-    tokenParam: string,
-    customerId: number,
-    subdomain: string,
-  ): Promise<IdentityTokenRecord> {
-    const record = await findIdentityToken(db, tokenParam);
+  async function tokenOfTenant(tokenParam: string, customerId: number, subdomain: string) {
+    const found = await findIdentityTokenToVerify(db, tokenParam);
     if (
-      record !== null &&
-      record.tenant.id === customerId &&
-      record.tenant.subdomain === subdomain.toLowerCase()
+      found !== null &&
+      found.record.tenant.id === customerId &&
+      found.record.tenant.subdomain === subdomain.toLowerCase()
     ) {
-      return record;
+      return found;
     }
     await tenantOf(customerId, subdomain);
     throw notFound(consumerMessages.tokenNotFound);
@@ -315,8 +315,9 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         };
         const now = clock.now();
         const tokenParam = body.token ?? '';
-        const record =
+        const found =
           tokenParam === '' ? null : await tokenOfTenant(tokenParam, body.customerId, body.subdomain);
+        const record = found?.record ?? null;
         const tenant = record?.tenant ?? (await tenantOf(body.customerId, body.subdomain));
         const tokenGuid = record?.token.guid ?? null;
         if (record !== null && isExpired(record.token, now)) throw tokenExpired();
@@ -330,17 +331,18 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             lookupPlan({ tenant, tokenGuid, consumer, ip: request.ip, now }),
         };
         let result: VerificationResult<LookupPlan>;
-        if (record === null) {
+        if (found === null) {
           result = await verifyWithoutToken(db, { ...verification, tenantId: tenant.id });
         } else {
+          const { token } = found.record;
           result = await verifyWithToken(db, {
             ...verification,
-            consumerRowId: record.consumer.id,
-            tokenGuid: record.token.guid,
-            fields: verificationFieldsFor(record.token.signInType),
+            asRead: { consumer: found.consumerRow, token },
+            tokenGuid: token.guid,
+            fields: verificationFieldsFor(token.signInType),
           });
           // The verification wrote to the token (its last use or its locks): the next read sees it.
-          forgetIdentityToken(db, record.token);
+          forgetIdentityToken(db, token);
         }
         if (result.outcome !== 'verified') return refuse(request, tenant, result, tokenGuid);
 

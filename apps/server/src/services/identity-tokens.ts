@@ -16,7 +16,7 @@ function tokenQuery(db: Database, by: 'guid' | 'shortId', name: string) {
   return db
     .select({
       token: identityTokens,
-      consumer: { id: consumers.id, consumerId: consumers.consumerId, email: consumers.email },
+      consumer: consumers,
       tenant: { id: tenants.id, subdomain: tenants.subdomain, settings: tenants.settings },
     })
     .from(identityTokens)
@@ -47,11 +47,14 @@ function tokenQueriesFor(db: Database): { byGuid: TokenQuery; byShortId: TokenQu
   return queries;
 }
 
-/** A token that exists and has not been revoked, found by guid or short id. Never writes. */
-export async function findIdentityToken(
+/**
+ * A token that exists and has not been revoked, found by guid or short id, with its consumer's
+ * whole row (its answers' hashes and its locks included). Never writes.
+ */
+export async function findIdentityTokenToVerify(
   db: Database,
   tokenParam: string,
-): Promise<IdentityTokenRecord | null> {
+): Promise<{ record: IdentityTokenRecord; consumerRow: typeof consumers.$inferSelect } | null> {
   const queries = tokenQueriesFor(db);
   let rows: Awaited<ReturnType<TokenQuery['execute']>>;
   if (isGuid(tokenParam)) {
@@ -63,15 +66,27 @@ export async function findIdentityToken(
   }
   const row = rows[0];
   if (row === undefined) return null;
+  const { consumer } = row;
   return {
-    token: row.token,
-    consumer: row.consumer,
-    tenant: {
-      id: row.tenant.id,
-      subdomain: row.tenant.subdomain,
-      mfaRequired: row.tenant.settings.mfaRequired,
+    record: {
+      token: row.token,
+      consumer: { id: consumer.id, consumerId: consumer.consumerId, email: consumer.email },
+      tenant: {
+        id: row.tenant.id,
+        subdomain: row.tenant.subdomain,
+        mfaRequired: row.tenant.settings.mfaRequired,
+      },
     },
+    consumerRow: consumer,
   };
+}
+
+/** A token that exists and has not been revoked, found by guid or short id. Never writes. */
+export async function findIdentityToken(
+  db: Database,
+  tokenParam: string,
+): Promise<IdentityTokenRecord | null> {
+  return (await findIdentityTokenToVerify(db, tokenParam))?.record ?? null;
 }
 
 export function isExpired(token: IdentityTokenRecord['token'], now: Date): boolean {

@@ -4,7 +4,7 @@ import {
   type VerificationField,
   verificationFieldsFor,
 } from '@entry/domain';
-import { and, eq, type Placeholder, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, eq, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { type Database, executeNamed } from '../db/index.ts';
 import { consumers, identityTokens } from '../db/schema.ts';
 import { isSerializationFailure, withWrites, writesIfUnchanged } from '../db/sql.ts';
@@ -106,8 +106,15 @@ function consumerOf(row: typeof consumers.$inferSelect): VerifiedConsumer {
   return { id: row.id, consumerId: row.consumerId, name: row.name, email: row.email };
 }
 
+/** What a verification decides on: the consumer (with its answers' hashes and its locks) and the token's locks. */
+export interface VerificationRow {
+  consumer: typeof consumers.$inferSelect;
+  token: LockColumns;
+}
+
 export interface TokenVerificationInput<Plan extends SuccessPlan> {
-  consumerRowId: number;
+  /** The rows as the caller read them with the token, without a lock. */
+  asRead: VerificationRow;
   tokenGuid: string;
   fields: readonly VerificationField[];
   answers: VerificationAnswers;
@@ -116,7 +123,7 @@ export interface TokenVerificationInput<Plan extends SuccessPlan> {
   onSuccess: PlanOnSuccess<Plan>;
 }
 
-/** What a verification reads: the consumer (with its answers' hashes and its locks) and the token's locks. */
+/** The verification's read under the locks: the same rows as `VerificationRow`. */
 const verificationColumns = {
   consumer: consumers,
   token: {
@@ -127,36 +134,8 @@ const verificationColumns = {
   },
 };
 
-interface VerificationRow {
-  consumer: typeof consumers.$inferSelect;
-  token: LockColumns;
-}
-
-const consumerAndToken = (
-  consumerRowId: number | Placeholder,
-  tokenGuid: string | Placeholder,
-): SQL | undefined => and(eq(consumers.id, consumerRowId), eq(identityTokens.guid, tokenGuid));
-
-function verificationRead(db: Database) {
-  return db
-    .select(verificationColumns)
-    .from(consumers)
-    .innerJoin(identityTokens, eq(identityTokens.consumerId, consumers.id))
-    .where(consumerAndToken(sql.placeholder('consumerRowId'), sql.placeholder('tokenGuid')))
-    .prepare('entry_kba_verification_read');
-}
-
-/** Built once per handle and prepared once per connection, as the token reads are. */
-const verificationReads = new WeakMap<Database, ReturnType<typeof verificationRead>>();
-
-function verificationReadFor(db: Database): ReturnType<typeof verificationRead> {
-  let read = verificationReads.get(db);
-  if (read === undefined) {
-    read = verificationRead(db);
-    verificationReads.set(db, read);
-  }
-  return read;
-}
+const consumerAndToken = (consumerRowId: number, tokenGuid: string): SQL | undefined =>
+  and(eq(consumers.id, consumerRowId), eq(identityTokens.guid, tokenGuid));
 
 /** The rows' new lock states (the token's with its last use on success) and what a success leads to. */
 interface VerificationWrites {
@@ -258,25 +237,23 @@ async function verifyAsRead<Plan extends SuccessPlan>(
   db: Database,
   input: TokenVerificationInput<Plan>,
 ): Promise<VerificationResult<Plan> | undefined> {
-  const [row] = await verificationReadFor(db).execute({
-    consumerRowId: input.consumerRowId,
-    tokenGuid: input.tokenGuid,
-  });
-  const { result, writes } = decide(row, input);
-  if (row === undefined || writes === undefined) return result;
+  const { asRead } = input;
+  const { result, writes } = decide(asRead, input);
+  if (writes === undefined) return result;
+  const rows = { consumerRowId: asRead.consumer.id, tokenGuid: input.tokenGuid };
   const unchanged = db
     .select({ id: consumers.id })
     .from(consumers)
     .innerJoin(identityTokens, eq(identityTokens.consumerId, consumers.id))
     .where(
       and(
-        consumerAndToken(input.consumerRowId, input.tokenGuid),
-        sameLocks(consumers, row.consumer),
-        sameLocks(identityTokens, row.token),
+        consumerAndToken(rows.consumerRowId, rows.tokenGuid),
+        sameLocks(consumers, asRead.consumer),
+        sameLocks(identityTokens, asRead.token),
       ),
     )
     .for('no key update');
-  const { consumerUpdate, tokenUpdate } = updatesOf(db, input, writes, sql`EXISTS (SELECT 1 FROM locked)`);
+  const { consumerUpdate, tokenUpdate } = updatesOf(db, rows, writes, sql`EXISTS (SELECT 1 FROM locked)`);
   try {
     await executeNamed(db, writesIfUnchanged(unchanged, [consumerUpdate, ...writes.alongside, tokenUpdate]));
   } catch (error) {
@@ -303,11 +280,15 @@ async function verifyLocked<Plan extends SuccessPlan>(
       .select(verificationColumns)
       .from(consumers)
       .innerJoin(identityTokens, eq(identityTokens.consumerId, consumers.id))
-      .where(consumerAndToken(input.consumerRowId, input.tokenGuid))
+      .where(consumerAndToken(input.asRead.consumer.id, input.tokenGuid))
       .for('no key update');
     const { result, writes } = decide(row, input);
     if (writes === undefined) return result;
-    const { consumerUpdate, tokenUpdate } = updatesOf(tx, input, writes);
+    const { consumerUpdate, tokenUpdate } = updatesOf(
+      tx,
+      { consumerRowId: input.asRead.consumer.id, tokenGuid: input.tokenGuid },
+      writes,
+    );
     // Both rows, and on success what it leads to, in one statement: a round trip fewer inside the locks.
     await tx.execute(withWrites([consumerUpdate, ...writes.alongside], tokenUpdate));
     return result;
