@@ -1,4 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  onSendHookHandler,
+} from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../config.ts';
 import { ApiError } from '../errors.ts';
@@ -119,12 +125,8 @@ function isCountedFailure(statusCode: number): boolean {
   return statusCode >= 400 && statusCode < 500 && statusCode !== 429;
 }
 
-function modeOf(request: FastifyRequest): FailureLimitMode | undefined {
-  return request.routeOptions.config.failureLimited;
-}
-
 /**
- * Adds the limiter's hooks to the root instance, so any route opts in with
+ * Adds the limiter's hooks to every route that opts in with
  * `config: { failureLimited: true }` (or `'read'`). Call before the routes are registered.
  */
 export function installFailureLimiter(app: FastifyInstance, options: FailureLimiterOptions): void {
@@ -140,17 +142,17 @@ export function installFailureLimiter(app: FastifyInstance, options: FailureLimi
     }
   };
 
-  // Every request passes these hooks; the ones that do not take part leave at once, without a promise.
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (modeOf(request) !== true) {
-      done();
-      return;
-    }
+  const refuseOverLimit: onRequestHookHandler = (request, _reply, done) => {
     overLimit(request).then((over) => done(over ? tooManyRequests() : undefined), done);
-  });
+  };
 
-  const countFailure = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (modeOf(request) === 'read' && (await overLimit(request))) {
+  const countFailure = async (
+    mode: FailureLimitMode,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+  ) => {
+    if (mode === 'read' && (await overLimit(request))) {
       reply.code(429).type('application/json; charset=utf-8');
       return JSON.stringify(tooManyRequests().toBody());
     }
@@ -163,14 +165,30 @@ export function installFailureLimiter(app: FastifyInstance, options: FailureLimi
     return payload;
   };
 
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (modeOf(request) === undefined || !isCountedFailure(reply.statusCode)) {
-      done(null, payload);
-      return;
-    }
-    countFailure(request, reply, payload).then(
-      (answer) => done(null, answer),
-      (error: Error) => done(error),
-    );
+  const countFailures =
+    (mode: FailureLimitMode): onSendHookHandler =>
+    (request, reply, payload, done) => {
+      if (!isCountedFailure(reply.statusCode)) {
+        done(null, payload);
+        return;
+      }
+      countFailure(mode, request, reply, payload).then(
+        (answer) => done(null, answer),
+        (error: Error) => done(error),
+      );
+    };
+
+  // Only the routes that take part get the hooks: every other request (the hot reads among them)
+  // passes no hook of the limiter at all.
+  app.addHook('onRoute', (route) => {
+    const mode = route.config?.failureLimited;
+    if (mode === undefined) return;
+    if (mode === true) route.onRequest = [refuseOverLimit, ...hooksOf(route.onRequest)];
+    route.onSend = [countFailures(mode), ...hooksOf(route.onSend)];
   });
+}
+
+function hooksOf<Hook>(hooks: Hook | Hook[] | undefined): Hook[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
 }
