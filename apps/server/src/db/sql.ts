@@ -20,8 +20,15 @@ export async function executeRows<Row>(db: Database, query: SQLWrapper): Promise
  */
 export function withWrites(writes: readonly SQLWrapper[], main: SQLWrapper): SQL {
   if (writes.length === 0) return main.getSQL();
-  const clauses = writes.map((write, index) => sql`${sql.raw(`w${index}`)} AS (${write.getSQL()})`);
-  return sql`WITH ${sql.join(clauses, sql`, `)} ${main.getSQL()}`;
+  return sql`WITH ${writeClauses(writes)} ${main.getSQL()}`;
+}
+
+/** `writes` as the clauses `w0 AS (...), w1 AS (...)` of a `WITH`. */
+function writeClauses(writes: readonly SQLWrapper[]): SQL {
+  return sql.join(
+    writes.map((write, index) => sql`${sql.raw(`w${index}`)} AS (${write.getSQL()})`),
+    sql`, `,
+  );
 }
 
 /**
@@ -34,8 +41,7 @@ export function withWrites(writes: readonly SQLWrapper[], main: SQLWrapper): SQL
  * transaction held open while the application decides.
  */
 export function writesIfUnchanged(expected: SQLWrapper, writes: readonly SQLWrapper[]): SQL {
-  const clauses = writes.map((write, index) => sql`${sql.raw(`w${index}`)} AS (${write.getSQL()})`);
-  return sql`WITH locked AS (${expected.getSQL()}), ${sql.join(clauses, sql`, `)} SELECT expect_unchanged((SELECT count(*) FROM locked)) AS found`;
+  return sql`WITH locked AS (${expected.getSQL()}), ${writeClauses(writes)} SELECT expect_unchanged((SELECT count(*) FROM locked)) AS found`;
 }
 
 /** SQLSTATE 40001, as the driver reports it: the statement lost a race and wrote nothing. */

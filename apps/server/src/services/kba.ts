@@ -134,8 +134,22 @@ const verificationColumns = {
   },
 };
 
-const consumerAndToken = (consumerRowId: number, tokenGuid: string): SQL | undefined =>
-  and(eq(consumers.id, consumerRowId), eq(identityTokens.guid, tokenGuid));
+/**
+ * Locks the consumer's row and then the token's (rows are locked in FROM order), as the token-less
+ * verification does, where `alsoWhere` holds too. NO KEY UPDATE, as an UPDATE takes: it still
+ * excludes every other counting attempt but not the key-share locks of a sign-in's inserts that
+ * reference these rows, which lock the token first and so could otherwise deadlock with this read.
+ */
+function lockBothRows(db: Database, input: TokenVerificationInput<SuccessPlan>, alsoWhere?: SQL) {
+  return db
+    .select(verificationColumns)
+    .from(consumers)
+    .innerJoin(identityTokens, eq(identityTokens.consumerId, consumers.id))
+    .where(
+      and(eq(consumers.id, input.asRead.consumer.id), eq(identityTokens.guid, input.tokenGuid), alsoWhere),
+    )
+    .for('no key update');
+}
 
 /** The rows' new lock states (the token's with its last use on success) and what a success leads to. */
 interface VerificationWrites {
@@ -201,7 +215,7 @@ function decide<Plan extends SuccessPlan>(
 /** Both rows' updates; `guard` limits them. */
 function updatesOf(
   db: Database,
-  rows: { consumerRowId: number; tokenGuid: string },
+  input: TokenVerificationInput<SuccessPlan>,
   writes: VerificationWrites,
   guard?: SQL,
 ) {
@@ -209,11 +223,11 @@ function updatesOf(
     consumerUpdate: db
       .update(consumers)
       .set(writes.consumer)
-      .where(and(eq(consumers.id, rows.consumerRowId), guard)),
+      .where(and(eq(consumers.id, input.asRead.consumer.id), guard)),
     tokenUpdate: db
       .update(identityTokens)
       .set(writes.token)
-      .where(and(eq(identityTokens.guid, rows.tokenGuid), guard)),
+      .where(and(eq(identityTokens.guid, input.tokenGuid), guard)),
   };
 }
 
@@ -240,20 +254,12 @@ async function verifyAsRead<Plan extends SuccessPlan>(
   const { asRead } = input;
   const { result, writes } = decide(asRead, input);
   if (writes === undefined) return result;
-  const rows = { consumerRowId: asRead.consumer.id, tokenGuid: input.tokenGuid };
-  const unchanged = db
-    .select({ id: consumers.id })
-    .from(consumers)
-    .innerJoin(identityTokens, eq(identityTokens.consumerId, consumers.id))
-    .where(
-      and(
-        consumerAndToken(rows.consumerRowId, rows.tokenGuid),
-        sameLocks(consumers, asRead.consumer),
-        sameLocks(identityTokens, asRead.token),
-      ),
-    )
-    .for('no key update');
-  const { consumerUpdate, tokenUpdate } = updatesOf(db, rows, writes, sql`EXISTS (SELECT 1 FROM locked)`);
+  const unchanged = lockBothRows(
+    db,
+    input,
+    and(sameLocks(consumers, asRead.consumer), sameLocks(identityTokens, asRead.token)),
+  );
+  const { consumerUpdate, tokenUpdate } = updatesOf(db, input, writes, sql`EXISTS (SELECT 1 FROM locked)`);
   try {
     await executeNamed(db, writesIfUnchanged(unchanged, [consumerUpdate, ...writes.alongside, tokenUpdate]));
   } catch (error) {
@@ -272,23 +278,10 @@ async function verifyLocked<Plan extends SuccessPlan>(
   input: TokenVerificationInput<Plan>,
 ): Promise<VerificationResult<Plan>> {
   return db.transaction(async (tx) => {
-    // The consumer's row is locked first (rows are locked in FROM order), as the token-less
-    // verification does. NO KEY UPDATE, as an UPDATE takes: it still excludes every other counting
-    // attempt but not the key-share locks of a sign-in's inserts that reference these rows, which
-    // lock the token first and so could otherwise deadlock with this read.
-    const [row] = await tx
-      .select(verificationColumns)
-      .from(consumers)
-      .innerJoin(identityTokens, eq(identityTokens.consumerId, consumers.id))
-      .where(consumerAndToken(input.asRead.consumer.id, input.tokenGuid))
-      .for('no key update');
+    const [row] = await lockBothRows(tx, input);
     const { result, writes } = decide(row, input);
     if (writes === undefined) return result;
-    const { consumerUpdate, tokenUpdate } = updatesOf(
-      tx,
-      { consumerRowId: input.asRead.consumer.id, tokenGuid: input.tokenGuid },
-      writes,
-    );
+    const { consumerUpdate, tokenUpdate } = updatesOf(tx, input, writes);
     // Both rows, and on success what it leads to, in one statement: a round trip fewer inside the locks.
     await tx.execute(withWrites([consumerUpdate, ...writes.alongside], tokenUpdate));
     return result;
