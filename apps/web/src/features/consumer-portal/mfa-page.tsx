@@ -1,12 +1,12 @@
 import { isApiError } from '@entry/client';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { paths } from '../../config/paths.ts';
 import { FormAlert, FormField } from '../session/form-field.tsx';
 import { usePortalApi } from '../session/portal-api.ts';
 import { commonRefusalMessage } from '../session/sign-in-errors.ts';
+import { type FieldCheck, useCheckedForm } from '../session/use-checked-form.ts';
 import { useSession } from '../session/use-session.ts';
 import { consumerMessages } from './consumer-messages.ts';
 import { landingPath } from './landing.ts';
@@ -25,6 +25,16 @@ function useSecondsUntil(availableAt: number): number {
   return Math.max(0, Math.ceil((availableAt - now) / 1000));
 }
 
+const codeMessages = consumerMessages.fields.mfaCode;
+
+const codeChecks: Record<'mfaCode', FieldCheck<'mfaCode'>> = {
+  mfaCode: (value) => {
+    const text = value.trim();
+    if (text === '') return codeMessages.required;
+    return /^\d{6}$/.test(text) ? null : codeMessages.invalid;
+  },
+};
+
 function codeRefusal(error: unknown): string {
   if (isApiError(error) && error.errorCode === 'InvalidSignIn') return consumerMessages.wrongCode;
   if (isApiError(error) && (error.status === 401 || error.status === 403))
@@ -42,18 +52,13 @@ export function MfaPage() {
   const [refusal, setRefusal] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [resending, setResending] = useState(false);
-  const messages = consumerMessages.fields.mfaCode;
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitted, isSubmitting },
-  } = useForm<{ mfaCode: string }>({ defaultValues: { mfaCode: '' } });
+  const form = useCheckedForm(codeChecks);
 
   if (session.state.token === '' || !session.state.restricted || session.state.expired) {
     return <Navigate to={paths.consumerPortal.verifyIdentity.href()} replace />;
   }
 
-  const onSubmit = handleSubmit(async ({ mfaCode }) => {
+  const onSubmit = form.onSubmitWith(async ({ mfaCode }) => {
     setRefusal(null);
     setNotice(null);
     try {
@@ -85,7 +90,7 @@ export function MfaPage() {
       <p>
         We have sent a 6-digit code to the e-mail address we have on file for you. It works for 10 minutes.
       </p>
-      <form noValidate onSubmit={onSubmit}>
+      <form noValidate onSubmit={onSubmit} onChange={form.onChange}>
         {refusal !== null && <FormAlert>{refusal}</FormAlert>}
         {notice !== null && (
           <p className="notice form-alert" role="status">
@@ -93,26 +98,20 @@ export function MfaPage() {
           </p>
         )}
         <FormField
-          label={messages.label}
+          label={codeMessages.label}
           className="field__input code-input"
           type="text"
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={6}
-          registration={register('mfaCode', {
-            validate: (value) => {
-              const text = value.trim();
-              if (text === '') return messages.required;
-              return /^\d{6}$/.test(text) ? true : messages.invalid;
-            },
-          })}
-          error={isSubmitted ? errors.mfaCode?.message : undefined}
+          registration={{ name: 'mfaCode' }}
+          error={form.errors.mfaCode}
         />
         <button
           className="button button--block"
           type="submit"
-          disabled={isSubmitting}
-          aria-busy={isSubmitting}
+          disabled={form.submitting}
+          aria-busy={form.submitting}
         >
           Continue
         </button>

@@ -1,5 +1,5 @@
 import { verificationFieldsFor } from '@entry/domain';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { type VerificationAnswers, VerificationForm } from './verification-form.tsx';
@@ -59,6 +59,39 @@ describe('VerificationForm', () => {
       'Choose the month, day and year of your birth.',
     ]);
     expect(submitted).toEqual([]);
+  });
+
+  it('moves the focus to the first answer to fix, and drops its error once it is fixed', async () => {
+    renderForm('None');
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Last 4 digits of your Social Security number'), '1234');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('ZIP code'));
+    await user.type(screen.getByLabelText('ZIP code'), '90210');
+    expect(alerts()).toEqual(['Choose the month, day and year of your birth.']);
+    expect(screen.getByLabelText('ZIP code').getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it('is busy, and sends once, while the answers are on their way', async () => {
+    let answer: () => void = () => undefined;
+    const onSubmit = vi.fn(() => new Promise<void>((resolve) => (answer = resolve)));
+    render(
+      <VerificationForm
+        fields={verificationFieldsFor('PostalCode')}
+        submitLabel="Continue"
+        refusal={null}
+        onSubmit={onSubmit}
+      />,
+    );
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('ZIP code'), '90210');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    const button = screen.getByRole('button', { name: 'Continue' });
+    expect(button.getAttribute('aria-busy')).toBe('true');
+    await user.type(screen.getByLabelText('ZIP code'), '{Enter}');
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    answer();
+    await waitFor(() => expect(button.getAttribute('aria-busy')).toBe('false'));
   });
 
   it('refuses a date that does not exist', async () => {

@@ -8,27 +8,11 @@ import {
   validators,
 } from '@entry/domain';
 import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { FormAlert, FormField } from '../session/form-field.tsx';
+import { type FieldCheck, useCheckedForm } from '../session/use-checked-form.ts';
 import { consumerMessages } from './consumer-messages.ts';
 
-export interface VerificationValues {
-  last4Ssn: string;
-  postalCode: string;
-  birthMonth: string;
-  birthDay: string;
-  birthYear: string;
-}
-
 export type VerificationAnswers = Pick<LookupSignInRequest, 'last4Ssn' | 'postalCode' | 'dateOfBirth'>;
-
-const emptyValues: VerificationValues = {
-  last4Ssn: '',
-  postalCode: '',
-  birthMonth: '',
-  birthDay: '',
-  birthYear: '',
-};
 
 const monthNames = [
   'January',
@@ -45,13 +29,38 @@ const monthNames = [
   'December',
 ];
 
-function digits(length: number, messages: { required: string; invalid: string }) {
-  return (value: string) => {
+type AnswerName = 'last4Ssn' | 'postalCode' | 'birthMonth' | 'birthDay' | 'birthYear';
+
+function digits(length: number, messages: { required: string; invalid: string }): FieldCheck<AnswerName> {
+  return (value) => {
     const text = value.trim();
     if (text === '') return messages.required;
     return validators.onlyNumeric(text) === null && validators.exactLength(length)(text) === null
-      ? true
+      ? null
       : messages.invalid;
+  };
+}
+
+const dateMessages = consumerMessages.fields.dateOfBirth;
+const datePartChosen: FieldCheck<AnswerName> = (value) => (value === '' ? dateMessages.required : null);
+
+const notAsked: FieldCheck<AnswerName> = () => null;
+
+const birthDateExists: FieldCheck<AnswerName> = (value, values) =>
+  datePartChosen(value, values) ??
+  (dateOnlyFromParts(values.birthYear, values.birthMonth, values.birthDay) === null
+    ? dateMessages.invalid
+    : null);
+
+/** The checks of the fields a link's sign-in type asks for, in the order the form shows them. */
+function checksFor(fields: readonly VerificationField[]): Record<AnswerName, FieldCheck<AnswerName>> {
+  const asksDate = fields.includes('dateOfBirth');
+  return {
+    last4Ssn: fields.includes('last4Ssn') ? digits(4, consumerMessages.fields.last4Ssn) : notAsked,
+    postalCode: fields.includes('postalCode') ? digits(5, consumerMessages.fields.postalCode) : notAsked,
+    birthMonth: asksDate ? datePartChosen : notAsked,
+    birthDay: asksDate ? datePartChosen : notAsked,
+    birthYear: asksDate ? birthDateExists : notAsked,
   };
 }
 
@@ -74,19 +83,12 @@ export function VerificationForm({
 }) {
   const [years] = useState(() => dateOfBirthYears(today));
   const dateErrorId = useId();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitted, isSubmitting },
-  } = useForm<VerificationValues>({ defaultValues: emptyValues });
-  const shown = (message: string | undefined) => (isSubmitted ? message : undefined);
+  const form = useCheckedForm(checksFor(fields));
+  const errors = form.errors;
   const asks = (field: VerificationField) => fields.includes(field);
-  const dateError = shown(
-    errors.birthYear?.message ?? errors.birthMonth?.message ?? errors.birthDay?.message,
-  );
-  const dateMessages = consumerMessages.fields.dateOfBirth;
+  const dateError = errors.birthYear ?? errors.birthMonth ?? errors.birthDay;
 
-  const submit = handleSubmit(async (values) => {
+  const submit = form.onSubmitWith(async (values) => {
     await onSubmit({
       ...(asks('last4Ssn') ? { last4Ssn: values.last4Ssn.trim() } : {}),
       ...(asks('postalCode') ? { postalCode: values.postalCode.trim() } : {}),
@@ -110,15 +112,8 @@ export function VerificationForm({
         className="field__select"
         aria-invalid={dateError !== undefined}
         aria-describedby={dateError === undefined ? undefined : dateErrorId}
-        {...register(name, {
-          validate: (value, all) => {
-            if (value === '') return dateMessages.required;
-            if (name !== 'birthYear') return true;
-            return dateOnlyFromParts(all.birthYear, all.birthMonth, all.birthDay) === null
-              ? dateMessages.invalid
-              : true;
-          },
-        })}
+        name={name}
+        defaultValue=""
       >
         <option value="">—</option>
         {options.map((option) => (
@@ -131,7 +126,7 @@ export function VerificationForm({
   );
 
   return (
-    <form noValidate onSubmit={submit}>
+    <form noValidate onSubmit={submit} onChange={form.onChange}>
       {refusal !== null && <FormAlert>{refusal}</FormAlert>}
       {asks('last4Ssn') && (
         <FormField
@@ -140,8 +135,8 @@ export function VerificationForm({
           inputMode="numeric"
           autoComplete="off"
           maxLength={4}
-          registration={register('last4Ssn', { validate: digits(4, consumerMessages.fields.last4Ssn) })}
-          error={shown(errors.last4Ssn?.message)}
+          registration={{ name: 'last4Ssn' }}
+          error={errors.last4Ssn}
         />
       )}
       {asks('postalCode') && (
@@ -151,8 +146,8 @@ export function VerificationForm({
           inputMode="numeric"
           autoComplete="postal-code"
           maxLength={5}
-          registration={register('postalCode', { validate: digits(5, consumerMessages.fields.postalCode) })}
-          error={shown(errors.postalCode?.message)}
+          registration={{ name: 'postalCode' }}
+          error={errors.postalCode}
         />
       )}
       {asks('dateOfBirth') && (
@@ -183,7 +178,12 @@ export function VerificationForm({
           )}
         </fieldset>
       )}
-      <button className="button button--block" type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
+      <button
+        className="button button--block"
+        type="submit"
+        disabled={form.submitting}
+        aria-busy={form.submitting}
+      >
         {submitLabel}
       </button>
     </form>

@@ -4,13 +4,14 @@ import type { UseFormRegisterReturn } from 'react-hook-form';
 export interface FormFieldProps
   extends Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'onChange' | 'onBlur' | 'ref'> {
   label: string;
-  registration: UseFormRegisterReturn;
+  /** react-hook-form's registration, or only the name for a form that reads its fields on submission. */
+  registration: UseFormRegisterReturn | { name: string };
   /** The message to show now; the form decides when (after submission on sign-in forms). */
   error?: string | undefined;
   hint?: ReactNode;
 }
 
-/** A labelled input wired to react-hook-form, its hint and its announced error. */
+/** A labelled input, its hint and its announced error. */
 export function FormField({ label, registration, error, hint, ...inputProps }: FormFieldProps) {
   const inputId = useId();
   const hintId = useId();

@@ -1,0 +1,73 @@
+import { type FormEvent, useState } from 'react';
+
+/** A field's check: its message, or null when the value is acceptable. */
+export type FieldCheck<Name extends string> = (value: string, values: Record<Name, string>) => string | null;
+
+type FormControl = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+function isFormControl(element: unknown): element is FormControl {
+  return (
+    element instanceof HTMLInputElement ||
+    element instanceof HTMLSelectElement ||
+    element instanceof HTMLTextAreaElement
+  );
+}
+
+function controlOf(form: HTMLFormElement, name: string): FormControl | null {
+  const element = form.elements.namedItem(name);
+  return isFormControl(element) ? element : null;
+}
+
+/**
+ * A form of a few uncontrolled, named fields, checked on submission: errors show from the first
+ * submission on and follow every change after it, the first field in error takes the focus, and
+ * nothing is sent while one stands (the stricter display of spec section 5). `submitting` is for
+ * the form's button, which stays disabled until the sending has settled. The consumer pages use
+ * it instead of react-hook-form, which would be the largest script of the verification page
+ * (DESIGN.md section 8).
+ */
+export function useCheckedForm<Name extends string>(checks: Record<Name, FieldCheck<Name>>) {
+  const names = Object.keys(checks) as Name[];
+  const [errors, setErrors] = useState<Partial<Record<Name, string>>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+
+  function read(form: HTMLFormElement) {
+    const values = Object.fromEntries(
+      names.map((name) => [name, controlOf(form, name)?.value ?? '']),
+    ) as Record<Name, string>;
+    const found: Partial<Record<Name, string>> = {};
+    for (const name of names) {
+      const message = checks[name](values[name], values);
+      if (message !== null) found[name] = message;
+    }
+    return { values, found };
+  }
+
+  function onChange(event: FormEvent<HTMLFormElement>) {
+    if (submitted) setErrors(read(event.currentTarget).found);
+  }
+
+  function onSubmitWith(send: (values: Record<Name, string>) => Promise<void>) {
+    return async (event: FormEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      const form = event.currentTarget;
+      const { values, found } = read(form);
+      setSubmitted(true);
+      setErrors(found);
+      const firstInvalid = names.find((name) => found[name] !== undefined);
+      if (firstInvalid !== undefined) {
+        controlOf(form, firstInvalid)?.focus();
+        return;
+      }
+      setSubmitting(true);
+      try {
+        await send(values);
+      } finally {
+        setSubmitting(false);
+      }
+    };
+  }
+
+  return { errors, submitting, onChange, onSubmitWith };
+}
