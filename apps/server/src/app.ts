@@ -21,6 +21,7 @@ import {
   MemoryFailureCountStore,
   RedisFailureCountStore,
 } from './services/rate-limit.ts';
+import { startPruning } from './services/retention.ts';
 import { resolveKbaPepper } from './services/secrets.ts';
 import { createSessionService } from './services/sessions.ts';
 import { subscriptionTokenKey } from './services/subscriptions-token.ts';
@@ -239,9 +240,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     });
 
     mail.startRetries();
+    const stopPruning = startPruning(database.db, clock, (error) =>
+      app.log.error({ err: error }, 'deleting ended sessions and sent mail failed'),
+    );
     app.addHook('onClose', async () => {
       mail.stop();
       await mail.idle();
+      await stopPruning();
       if (redis !== undefined) redis.disconnect();
       if (ownsDatabase) await database.close();
     });

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { runPeriodically } from '../periodic.ts';
 import type { Database } from './index.ts';
 import { executeRows } from './sql.ts';
 
@@ -49,20 +50,7 @@ export async function vacuumWhereDue(db: Database): Promise<string[]> {
   return due.map((table) => table.name);
 }
 
-/**
- * Runs `vacuumWhereDue` every `embeddedVacuumIntervalMs` without keeping the process alive; a
- * failure goes to `onError`. The returned function stops it, once a run in progress has ended.
- */
+/** Runs `vacuumWhereDue` every `embeddedVacuumIntervalMs`; see `runPeriodically`. */
 export function startEmbeddedVacuum(db: Database, onError: (error: Error) => void): () => Promise<void> {
-  let vacuuming: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    vacuuming = vacuuming
-      .then(() => vacuumWhereDue(db))
-      .catch((error: unknown) => onError(error instanceof Error ? error : new Error(String(error))));
-  }, embeddedVacuumIntervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await vacuuming;
-  };
+  return runPeriodically(() => vacuumWhereDue(db), embeddedVacuumIntervalMs, onError);
 }

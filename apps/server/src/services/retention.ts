@@ -1,0 +1,77 @@
+import { sql } from 'drizzle-orm';
+import type { Clock } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import { executeRows } from '../db/sql.ts';
+import { runPeriodically } from '../periodic.ts';
+
+/**
+ * How long an ended session and a sent mail are kept (decision record 006). The audit
+ * log is the record of what happened; these rows only serve a refresh, a code check or a retry,
+ * none of which can come after the session or the mail has ended.
+ */
+export const retentionDays = 30;
+const retentionMs = retentionDays * 24 * 60 * 60_000;
+
+/** Rows deleted per statement: each one is short, so sign-ins wait behind none of them for long. */
+const pruneBatchSize = 1_000;
+
+/** How often a server looks for rows past their retention. */
+const pruneIntervalMs = 10 * 60_000;
+
+export interface Pruned {
+  sessions: number;
+  sentMail: number;
+}
+
+/**
+ * Sessions that ended before the cutoff: revoked, or with no refresh token that outlives it (a
+ * session is only renewed through one). Deleting a session deletes its refresh tokens and codes.
+ * `SKIP LOCKED`: instances pruning at the same time each take other rows, and a session a sign-in
+ * is writing is left for the next run.
+ */
+const deleteEndedSessions = (cutoff: Date) => sql`
+  WITH ended AS (
+    SELECT s.id FROM sessions s
+    WHERE s.created_at < ${cutoff}
+      AND (s.revoked_at < ${cutoff}
+        OR NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.session_id = s.id AND t.expires_at >= ${cutoff}))
+    LIMIT ${pruneBatchSize}
+    FOR UPDATE OF s SKIP LOCKED
+  )
+  DELETE FROM sessions WHERE id IN (SELECT id FROM ended) RETURNING 1 AS deleted`;
+
+/** Mail sent before the cutoff: its body (a code, a reset link) has no use left. */
+const deleteSentMail = (cutoff: Date) => sql`
+  WITH sent AS (
+    SELECT id FROM mail_outbox WHERE sent_at < ${cutoff}
+    LIMIT ${pruneBatchSize}
+    FOR UPDATE SKIP LOCKED
+  )
+  DELETE FROM mail_outbox WHERE id IN (SELECT id FROM sent) RETURNING 1 AS deleted`;
+
+async function deleteInBatches(db: Database, statement: ReturnType<typeof sql>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = (await executeRows<{ deleted: number }>(db, statement)).length;
+    total += deleted;
+    if (deleted < pruneBatchSize) return total;
+  }
+}
+
+/** Deletes the sessions and sent mail that passed their retention at `now`. */
+export async function pruneExpiredRows(db: Database, now: Date): Promise<Pruned> {
+  const cutoff = new Date(now.getTime() - retentionMs);
+  return {
+    sessions: await deleteInBatches(db, deleteEndedSessions(cutoff)),
+    sentMail: await deleteInBatches(db, deleteSentMail(cutoff)),
+  };
+}
+
+/** Runs `pruneExpiredRows` every `pruneIntervalMs`; see `runPeriodically`. */
+export function startPruning(
+  db: Database,
+  clock: Clock,
+  onError: (error: Error) => void,
+): () => Promise<void> {
+  return runPeriodically(() => pruneExpiredRows(db, clock.now()), pruneIntervalMs, onError);
+}
