@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { type AccessType, type AuthTokenResult, accessTypeSchema } from './api/schemas.ts';
 import { accessTokenRefreshFraction, tokenLifetimeUnitMs } from './constants.ts';
+import { z } from './zod.ts';
 
 /** The access token record kept in session storage (spec section 3). */
 export interface TokenRecord {

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { errorCodes } from '../errors.ts';
 import { signInTypes } from '../sign-in-types.ts';
+import { z } from '../zod.ts';
 
 /**
  * The wire format of every call of spec section 7 (DESIGN.md section 5). The server validates
