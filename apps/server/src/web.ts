@@ -143,7 +143,10 @@ export async function registerWeb(
       root: config.webDistDir,
       prefix: '/',
       index: false,
-      wildcard: true,
+      // One route per built file, listed at start: a page's path (`/c/verify-identity`) then goes
+      // straight to the index.html fallback, where the catch-all route checked the path's spelling
+      // against the directory with a readdir and several stats first, on every page load.
+      wildcard: false,
       preCompressed: true,
       // index.html is only ever served with the configuration in it; directories fall back to it.
       allowedPath: (pathname) => pathname !== '/index.html' && !pathname.endsWith('/'),
