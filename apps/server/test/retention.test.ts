@@ -3,7 +3,7 @@ import { count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, mailOutbox, refreshTokens, sessions } from '../src/db/schema.ts';
 import { pruneExpiredRows, retentionDays } from '../src/services/retention.ts';
-import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
+import { call, databaseLabel, signInAdmin, startTestServer, type TestServer } from './helpers/server.ts';
 
 const dayMinutes = 24 * 60;
 
@@ -16,13 +16,7 @@ describe(`retention: ended sessions and sent mail are deleted after ${retentionD
     await server?.close();
   });
 
-  const signIn = async () => {
-    const response = await call<AuthTokenResult>(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', {
-      body: server.demo.admin,
-    });
-    expect(response.status).toBe(200);
-    return response.body;
-  };
+  const signIn = () => signInAdmin(server);
   const sessionsLeft = async (ids: string[]) =>
     (await server.ctx.db.select({ id: sessions.id }).from(sessions).where(inArray(sessions.id, ids))).map(
       (row) => row.id,
@@ -61,10 +55,8 @@ describe(`retention: ended sessions and sent mail are deleted after ${retentionD
     // Refresh tokens that last 10 days: a session renewed every 9 days stays open past the retention.
     const longLived = await startTestServer({ env: { REFRESH_TOKEN_MINUTES: String(10 * dayMinutes) } });
     try {
-      const first = await call<AuthTokenResult>(longLived.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', {
-        body: longLived.demo.admin,
-      });
-      let refreshToken = first.body.refreshToken;
+      const first = await signInAdmin(longLived);
+      let refreshToken = first.refreshToken;
       for (let renewal = 0; renewal < 4; renewal += 1) {
         longLived.clock.advanceMinutes(9 * dayMinutes);
         const refreshed = await call<AuthTokenResult>(
@@ -82,7 +74,7 @@ describe(`retention: ended sessions and sent mail are deleted after ${retentionD
       const kept = await longLived.ctx.db
         .select({ id: sessions.id })
         .from(sessions)
-        .where(eq(sessions.id, first.body.sessionGuid));
+        .where(eq(sessions.id, first.sessionGuid));
       expect(kept).toHaveLength(1);
       const afterPruning = await call(longLived.baseUrl, 'POST', '/api/auth/v1/admin/refresh', {
         body: { refreshToken },

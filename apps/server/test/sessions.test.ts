@@ -4,7 +4,7 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, refreshTokens } from '../src/db/schema.ts';
 import { hashToken } from '../src/services/sessions.ts';
-import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
+import { call, databaseLabel, signInAdmin, startTestServer, type TestServer } from './helpers/server.ts';
 
 function refreshCookie(headers: Headers): string | undefined {
   const line = headers.getSetCookie().find((entry) => entry.startsWith('entry-refresh='));
@@ -20,13 +20,7 @@ describe(`sessions: refresh rotation, grace, reuse, sign-out (${databaseLabel})`
     await server?.close();
   });
 
-  const signIn = async () => {
-    const response = await call<AuthTokenResult>(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', {
-      body: server.demo.admin,
-    });
-    expect(response.status).toBe(200);
-    return response.body;
-  };
+  const signIn = () => signInAdmin(server);
   const refreshWithCookie = (token: string, scope = 'admin') =>
     call<AuthTokenResult>(server.baseUrl, 'POST', `/api/auth/v1/${scope}/refresh`, {
       headers: { cookie: `entry-refresh=${token}`, 'content-type': 'application/json' },

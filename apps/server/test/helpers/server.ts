@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { AuthTokenResult } from '@entry/domain';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
@@ -220,4 +221,13 @@ export async function call<T = Record<string, unknown>>(
     // not JSON: keep the text
   }
   return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+/** Signs the demo admin in with its password; a refusal fails the test. */
+export async function signInAdmin(server: Pick<TestServer, 'baseUrl' | 'demo'>): Promise<AuthTokenResult> {
+  const response = await call<AuthTokenResult>(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', {
+    body: server.demo.admin,
+  });
+  if (response.status !== 200) throw new Error(`the admin sign-in answered ${response.status}`);
+  return response.body;
 }
