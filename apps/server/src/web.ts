@@ -148,8 +148,9 @@ export async function registerWeb(
       // against the directory with a readdir and several stats first, on every page load.
       wildcard: false,
       preCompressed: true,
-      // index.html is only ever served with the configuration in it; directories fall back to it.
-      allowedPath: (pathname) => pathname !== '/index.html' && !pathname.endsWith('/'),
+      // index.html is only ever served with the configuration in it: it gets no route of its own
+      // and falls back to the page that has it, as every path without a built file does.
+      globIgnore: ['index.html'],
       setHeaders: (response, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         response.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

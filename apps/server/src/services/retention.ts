@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { executeRows } from '../db/sql.ts';
@@ -49,7 +49,7 @@ const deleteSentMail = (cutoff: Date) => sql`
   )
   DELETE FROM mail_outbox WHERE id IN (SELECT id FROM sent) RETURNING 1 AS deleted`;
 
-async function deleteInBatches(db: Database, statement: ReturnType<typeof sql>): Promise<number> {
+async function deleteInBatches(db: Database, statement: SQL): Promise<number> {
   let total = 0;
   for (;;) {
     const deleted = (await executeRows<{ deleted: number }>(db, statement)).length;

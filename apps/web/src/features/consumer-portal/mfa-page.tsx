@@ -6,7 +6,7 @@ import { paths } from '../../config/paths.ts';
 import { FormAlert, FormField } from '../session/form-field.tsx';
 import { usePortalApi } from '../session/portal-api.ts';
 import { commonRefusalMessage } from '../session/sign-in-errors.ts';
-import { type FieldCheck, useCheckedForm } from '../session/use-checked-form.ts';
+import { digitsCheck, useCheckedForm } from '../session/use-checked-form.ts';
 import { useSession } from '../session/use-session.ts';
 import { consumerMessages } from './consumer-messages.ts';
 import { landingPath } from './landing.ts';
@@ -27,13 +27,7 @@ function useSecondsUntil(availableAt: number): number {
 
 const codeMessages = consumerMessages.fields.mfaCode;
 
-const codeChecks: Record<'mfaCode', FieldCheck<'mfaCode'>> = {
-  mfaCode: (value) => {
-    const text = value.trim();
-    if (text === '') return codeMessages.required;
-    return /^\d{6}$/.test(text) ? null : codeMessages.invalid;
-  },
-};
+const codeChecks = { mfaCode: digitsCheck<'mfaCode'>(6, codeMessages) };
 
 function codeRefusal(error: unknown): string {
   if (isApiError(error) && error.errorCode === 'InvalidSignIn') return consumerMessages.wrongCode;

@@ -5,11 +5,10 @@ import {
   datePickerMonths,
   type LookupSignInRequest,
   type VerificationField,
-  validators,
 } from '@entry/domain';
 import { useId, useState } from 'react';
 import { FormAlert, FormField } from '../session/form-field.tsx';
-import { type FieldCheck, useCheckedForm } from '../session/use-checked-form.ts';
+import { digitsCheck, type FieldCheck, useCheckedForm } from '../session/use-checked-form.ts';
 import { consumerMessages } from './consumer-messages.ts';
 
 export type VerificationAnswers = Pick<LookupSignInRequest, 'last4Ssn' | 'postalCode' | 'dateOfBirth'>;
@@ -31,16 +30,6 @@ const monthNames = [
 
 type AnswerName = 'last4Ssn' | 'postalCode' | 'birthMonth' | 'birthDay' | 'birthYear';
 
-function digits(length: number, messages: { required: string; invalid: string }): FieldCheck<AnswerName> {
-  return (value) => {
-    const text = value.trim();
-    if (text === '') return messages.required;
-    return validators.onlyNumeric(text) === null && validators.exactLength(length)(text) === null
-      ? null
-      : messages.invalid;
-  };
-}
-
 const dateMessages = consumerMessages.fields.dateOfBirth;
 const datePartChosen: FieldCheck<AnswerName> = (value) => (value === '' ? dateMessages.required : null);
 
@@ -56,8 +45,8 @@ const birthDateExists: FieldCheck<AnswerName> = (value, values) =>
 function checksFor(fields: readonly VerificationField[]): Record<AnswerName, FieldCheck<AnswerName>> {
   const asksDate = fields.includes('dateOfBirth');
   return {
-    last4Ssn: fields.includes('last4Ssn') ? digits(4, consumerMessages.fields.last4Ssn) : notAsked,
-    postalCode: fields.includes('postalCode') ? digits(5, consumerMessages.fields.postalCode) : notAsked,
+    last4Ssn: fields.includes('last4Ssn') ? digitsCheck(4, consumerMessages.fields.last4Ssn) : notAsked,
+    postalCode: fields.includes('postalCode') ? digitsCheck(5, consumerMessages.fields.postalCode) : notAsked,
     birthMonth: asksDate ? datePartChosen : notAsked,
     birthDay: asksDate ? datePartChosen : notAsked,
     birthYear: asksDate ? birthDateExists : notAsked,

@@ -1,7 +1,22 @@
+import { validators } from '@entry/domain';
 import { type FormEvent, useState } from 'react';
 
 /** A field's check: its message, or null when the value is acceptable. */
 export type FieldCheck<Name extends string> = (value: string, values: Record<Name, string>) => string | null;
+
+/** A field of exactly `length` digits (spaces around them allowed). */
+export function digitsCheck<Name extends string>(
+  length: number,
+  messages: { required: string; invalid: string },
+): FieldCheck<Name> {
+  return (value) => {
+    const text = value.trim();
+    if (text === '') return messages.required;
+    return validators.onlyNumeric(text) === null && validators.exactLength(length)(text) === null
+      ? null
+      : messages.invalid;
+  };
+}
 
 type FormControl = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
