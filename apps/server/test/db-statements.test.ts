@@ -2,13 +2,20 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type DatabaseHandle,
-  executeNamed,
   executeStatement,
   maxNamedStatements,
   openDatabase,
   statement,
 } from '../src/db/index.ts';
-import { isSerializationFailure, writesIfUnchanged } from '../src/db/sql.ts';
+import {
+  executePart,
+  isSerializationFailure,
+  partOf,
+  type StatementPart,
+  sqlOf,
+  withWrites,
+  writesIfUnchanged,
+} from '../src/db/sql.ts';
 import { createTestDatabase, databaseLabel, type TestDatabase } from './helpers/server.ts';
 
 describe(`named statements (${databaseLabel})`, () => {
@@ -53,14 +60,44 @@ describe(`named statements (${databaseLabel})`, () => {
 
   it('keeps values of a drizzle statement as parameters', async () => {
     const hostile = "'); DROP TABLE sessions; --";
-    const echo = (value: string) => sql`SELECT ${value}::text AS v`;
-    expect(await executeNamed<{ v: string }>(handle.db, echo('plain'))).toEqual([{ v: 'plain' }]);
-    expect(await executeNamed<{ v: string }>(handle.db, echo(hostile))).toEqual([{ v: hostile }]);
-    const [sessionsTable] = await executeNamed<{ name: string | null }>(
+    const echo = (value: string) => partOf(sql`SELECT ${value}::text AS v`);
+    expect(await executePart<{ v: string }>(handle.db, echo('plain'))).toEqual([{ v: 'plain' }]);
+    expect(await executePart<{ v: string }>(handle.db, echo(hostile))).toEqual([{ v: hostile }]);
+    const [sessionsTable] = await executePart<{ name: string | null }>(
       handle.db,
-      sql`SELECT to_regclass('sessions')::text AS name`,
+      partOf(sql`SELECT to_regclass('sessions')::text AS name`),
     );
     expect(sessionsTable?.name).toBe('sessions');
+  });
+
+  it('numbers the values of joined parts on, in one text per shape, inside a transaction too', async () => {
+    await handle.db.execute(sql`CREATE TABLE joined_probe (n int NOT NULL, note text NOT NULL, doc jsonb)`);
+    const hostile = "$1'); DROP TABLE sessions; --";
+    const insert = (n: number, note: string): StatementPart => ({
+      text: 'INSERT INTO joined_probe VALUES ($1::int, $2::text, $3::text::jsonb)',
+      values: [n, note, JSON.stringify({ note })],
+    });
+    const sum = (a: number): StatementPart => ({ text: 'SELECT $1::int + $1::int AS twice', values: [a] });
+    const first = withWrites([insert(1, 'one'), insert(2, hostile)], sum(20));
+    const second = withWrites([insert(3, 'three'), insert(4, 'four')], sum(1));
+    expect(second.text).toBe(first.text);
+    expect(first.text).toContain('$4::int, $5::text, $6::text::jsonb');
+    expect(await executePart<{ twice: number }>(handle.db, first)).toEqual([{ twice: 40 }]);
+    await handle.db.transaction(async (tx) => {
+      await tx.execute(sqlOf(second));
+    });
+    const rows = await executePart<{ n: number; note: string; doc: { note: string } }>(
+      handle.db,
+      partOf(sql`SELECT n, note, doc FROM joined_probe ORDER BY n`),
+    );
+    expect(rows).toEqual(
+      [
+        [1, 'one'],
+        [2, hostile],
+        [3, 'three'],
+        [4, 'four'],
+      ].map(([n, note]) => ({ n, note, doc: { note } })),
+    );
   });
 
   it('writes only while the rows are as read, and nothing at all once they changed', async () => {
@@ -68,20 +105,26 @@ describe(`named statements (${databaseLabel})`, () => {
     await handle.db.execute(sql`CREATE TABLE probe_log (note text NOT NULL)`);
     await handle.db.execute(sql`INSERT INTO probe VALUES (1, 0)`);
     const countAs = (tries: number, note: string) =>
-      writesIfUnchanged(sql`SELECT id FROM probe WHERE id = 1 AND tries = ${tries} FOR NO KEY UPDATE`, [
-        sql`UPDATE probe SET tries = ${tries + 1} WHERE id = 1 AND EXISTS (SELECT 1 FROM locked)`,
-        sql`INSERT INTO probe_log VALUES (${note})`,
-      ]);
+      writesIfUnchanged(
+        { text: 'SELECT id FROM probe WHERE id = 1 AND tries = $1::int FOR NO KEY UPDATE', values: [tries] },
+        [
+          {
+            text: 'UPDATE probe SET tries = $1::int WHERE id = 1 AND EXISTS (SELECT 1 FROM locked)',
+            values: [tries + 1],
+          },
+          { text: 'INSERT INTO probe_log VALUES ($1::text)', values: [note] },
+        ],
+      );
     const state = async () => ({
-      tries: await executeNamed<{ tries: number }>(handle.db, sql`SELECT tries FROM probe`),
-      log: await executeNamed<{ note: string }>(handle.db, sql`SELECT note FROM probe_log`),
+      tries: await executePart<{ tries: number }>(handle.db, partOf(sql`SELECT tries FROM probe`)),
+      log: await executePart<{ note: string }>(handle.db, partOf(sql`SELECT note FROM probe_log`)),
     });
 
-    await executeNamed(handle.db, countAs(0, 'first'));
+    await executePart(handle.db, countAs(0, 'first'));
     expect(await state()).toEqual({ tries: [{ tries: 1 }], log: [{ note: 'first' }] });
 
     // Decided on the state before the first write: refused whole, the insert too.
-    const stale = await executeNamed(handle.db, countAs(0, 'stale')).then(
+    const stale = await executePart(handle.db, countAs(0, 'stale')).then(
       () => undefined,
       (error: unknown) => error,
     );

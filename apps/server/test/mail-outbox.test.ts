@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, mailOutbox } from '../src/db/schema.ts';
+import { executePart } from '../src/db/sql.ts';
 import { createMailService, type Mailer, type OutgoingMail } from '../src/services/mail.ts';
 import { databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
 
@@ -78,7 +79,8 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
     );
     const recipients = Array.from({ length: 45 }, (_, index) => `twice-${index}@example.com`);
     for (const to of recipients) {
-      await server.ctx.db.execute(
+      await executePart(
+        server.ctx.db,
         server.ctx.mail.insertOf({ tenantId: 1001, to, subject: 'Your code', text: 'Hello', unsubscribe }),
       );
     }
@@ -108,7 +110,8 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
     });
     const recipients = ['batch-0@example.com', bouncing, 'batch-2@example.com', 'batch-3@example.com'];
     for (const to of recipients) {
-      await server.ctx.db.execute(
+      await executePart(
+        server.ctx.db,
         server.ctx.mail.insertOf({ tenantId: 1001, to, subject: 'Your code', text: 'Hello', unsubscribe }),
       );
     }

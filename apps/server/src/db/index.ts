@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import type { SQLWrapper } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -250,15 +249,4 @@ export async function executeStatement<Row>(
   const run = runners.get(db);
   if (run === undefined) throw new Error('The database handle was not opened by openDatabase');
   return (await run(statement, values)) as Row[];
-}
-
-const dialect = new PgDialect();
-
-/**
- * Runs a statement built with drizzle's `sql` as a named statement of its text: its values stay
- * parameters, and each shape of it gets its own name.
- */
-export async function executeNamed<Row>(db: Database, query: SQLWrapper): Promise<Row[]> {
-  const { sql: text, params } = dialect.sqlToQuery(query.getSQL());
-  return executeStatement<Row>(db, statement(text), params);
 }

@@ -8,12 +8,13 @@ import {
   type VerificationField,
   verificationFieldsFor,
 } from '@entry/domain';
-import { and, eq, type SQLWrapper } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { consumers, tenants } from '../db/schema.ts';
+import type { StatementPart } from '../db/sql.ts';
 import { ApiError, invalidValue, notFound } from '../errors.ts';
 import { directSignInEvent, signInWithDirectLink } from '../services/direct-sign-in.ts';
 import {
@@ -123,7 +124,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
   /** What a verified lookup writes, and the session it opens (none: MFA with no address on file). */
   interface LookupPlan {
-    writes: SQLWrapper[];
+    writes: StatementPart[];
     opened: { keys: NewSessionKeys; session: NewSession } | null;
   }
 
@@ -176,7 +177,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     return opening(
       { ...signedIn, accessType: 'MfaPending', hasRestrictedAccess: true, roleId: null },
       (sessionId) => [
-        mfaCodeInsert(db, { sessionId, code, pepper: ctx.kbaPepper, now: input.now }),
+        mfaCodeInsert({ sessionId, code, pepper: ctx.kbaPepper, now: input.now }),
         audited('success', { mfa: 'pending' }),
         ctx.mail.insertOf(codeMail(tenant, email, code)),
       ],

@@ -1,7 +1,7 @@
-import type { SQLWrapper } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { auditLog } from '../db/schema.ts';
+import type { StatementPart } from '../db/sql.ts';
 
 export type AuditOutcome = 'success' | 'failure' | 'locked' | 'revoked';
 
@@ -25,8 +25,12 @@ export interface AuditLog {
    * The insert of one row, not yet run: for a caller that writes it in the same statement as the
    * writes it describes (a sign-in), so the row commits with them, in the same round trip.
    */
-  insertOf(entry: AuditEntry): SQLWrapper;
+  insertOf(entry: AuditEntry): StatementPart;
 }
+
+const insertText =
+  'INSERT INTO audit_log (at, event, outcome, actor, tenant_id, ip, detail) ' +
+  'VALUES ($1::timestamptz, $2::text, $3::text, $4::text, $5::integer, $6::text, $7::text::jsonb)';
 
 export function createAuditLog(db: Database, clock: Clock): AuditLog {
   const rowOf = (entry: AuditEntry, at: Date) => ({
@@ -48,7 +52,19 @@ export function createAuditLog(db: Database, clock: Clock): AuditLog {
       await db.insert(auditLog).values(entries.map((entry) => rowOf(entry, at)));
     },
     insertOf(entry) {
-      return db.insert(auditLog).values(rowOf(entry, clock.now()));
+      const row = rowOf(entry, clock.now());
+      return {
+        text: insertText,
+        values: [
+          row.at.toISOString(),
+          row.event,
+          row.outcome,
+          row.actor,
+          row.tenantId,
+          row.ip,
+          JSON.stringify(row.detail),
+        ],
+      };
     },
   };
 }

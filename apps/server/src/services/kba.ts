@@ -4,10 +4,17 @@ import {
   type VerificationField,
   verificationFieldsFor,
 } from '@entry/domain';
-import { and, eq, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import { type Database, executeNamed } from '../db/index.ts';
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../db/index.ts';
 import { consumers, identityTokens } from '../db/schema.ts';
-import { isSerializationFailure, withWrites, writesIfUnchanged } from '../db/sql.ts';
+import {
+  executePart,
+  isSerializationFailure,
+  type StatementPart,
+  sqlOf,
+  withWrites,
+  writesIfUnchanged,
+} from '../db/sql.ts';
 import {
   consumerLockPolicy,
   isLocked,
@@ -46,7 +53,7 @@ export interface VerifiedConsumer {
  * together, in one commit. The plan comes back in the verified result.
  */
 export interface SuccessPlan {
-  writes: readonly SQLWrapper[];
+  writes: readonly StatementPart[];
 }
 
 export type PlanOnSuccess<Plan extends SuccessPlan> = (consumer: VerifiedConsumer) => Plan;
@@ -136,26 +143,70 @@ const verificationColumns = {
 
 /**
  * Locks the consumer's row and then the token's (rows are locked in FROM order), as the token-less
- * verification does, where `alsoWhere` holds too. NO KEY UPDATE, as an UPDATE takes: it still
- * excludes every other counting attempt but not the key-share locks of a sign-in's inserts that
- * reference these rows, which lock the token first and so could otherwise deadlock with this read.
+ * verification does. NO KEY UPDATE, as an UPDATE takes: it still excludes every other counting
+ * attempt but not the key-share locks of a sign-in's inserts that reference these rows, which lock
+ * the token first and so could otherwise deadlock with this read.
  */
-function lockBothRows(db: Database, input: TokenVerificationInput<SuccessPlan>, alsoWhere?: SQL) {
+function lockBothRows(db: Database, input: TokenVerificationInput<SuccessPlan>) {
   return db
     .select(verificationColumns)
     .from(consumers)
     .innerJoin(identityTokens, eq(identityTokens.consumerId, consumers.id))
-    .where(
-      and(eq(consumers.id, input.asRead.consumer.id), eq(identityTokens.guid, input.tokenGuid), alsoWhere),
-    )
+    .where(and(eq(consumers.id, input.asRead.consumer.id), eq(identityTokens.guid, input.tokenGuid)))
     .for('no key update');
+}
+
+/**
+ * `lockBothRows` as a fixed text (the same order and strength) that finds the rows only while
+ * their lock columns still hold the values they were read with: $1 the consumer, $2 the token,
+ * $3-$6 the consumer's lock columns, $7-$10 the token's, as `lockValues` lists them.
+ */
+const unchangedRowsText = `SELECT c.id FROM consumers c JOIN identity_tokens t ON t.consumer_id = c.id
+  WHERE c.id = $1::bigint AND t.guid = $2::uuid
+    AND c.failed_count = $3::integer AND c.lock_level = $4::integer
+    AND c.locked_until IS NOT DISTINCT FROM $5::timestamptz
+    AND c.last_failure_at IS NOT DISTINCT FROM $6::timestamptz
+    AND t.failed_count = $7::integer AND t.lock_level = $8::integer
+    AND t.locked_until IS NOT DISTINCT FROM $9::timestamptz
+    AND t.last_failure_at IS NOT DISTINCT FROM $10::timestamptz
+  FOR NO KEY UPDATE`;
+
+const lockValues = (state: LockColumns) => [
+  state.failedCount,
+  state.lockLevel,
+  state.lockedUntil?.toISOString() ?? null,
+  state.lastFailureAt?.toISOString() ?? null,
+];
+
+const setLockColumns =
+  'failed_count = $1::integer, lock_level = $2::integer, locked_until = $3::timestamptz, ' +
+  'last_failure_at = $4::timestamptz';
+/** The guard of a write in `writesIfUnchanged`: it changes a row only once `locked` found it as read. */
+const onceLocked = ' AND EXISTS (SELECT 1 FROM locked)';
+
+function consumerUpdate(consumerId: number, state: LockColumns, guard = ''): StatementPart {
+  return {
+    text: `UPDATE consumers SET ${setLockColumns} WHERE id = $5::bigint${guard}`,
+    values: [...lockValues(state), consumerId],
+  };
+}
+
+function tokenUpdate(
+  tokenGuid: string,
+  state: LockColumns & { lastUsedAt?: Date },
+  guard = '',
+): StatementPart {
+  return {
+    text: `UPDATE identity_tokens SET ${setLockColumns}, last_used_at = COALESCE($5::timestamptz, last_used_at) WHERE guid = $6::uuid${guard}`,
+    values: [...lockValues(state), state.lastUsedAt?.toISOString() ?? null, tokenGuid],
+  };
 }
 
 /** The rows' new lock states (the token's with its last use on success) and what a success leads to. */
 interface VerificationWrites {
   consumer: LockColumns;
   token: LockColumns & { lastUsedAt?: Date };
-  alongside: readonly SQLWrapper[];
+  alongside: readonly StatementPart[];
 }
 
 /** What the rows as read decide: the result, and what it writes (nothing while locked). */
@@ -212,36 +263,6 @@ function decide<Plan extends SuccessPlan>(
   };
 }
 
-/** Both rows' updates; `guard` limits them. */
-function updatesOf(
-  db: Database,
-  input: TokenVerificationInput<SuccessPlan>,
-  writes: VerificationWrites,
-  guard?: SQL,
-) {
-  return {
-    consumerUpdate: db
-      .update(consumers)
-      .set(writes.consumer)
-      .where(and(eq(consumers.id, input.asRead.consumer.id), guard)),
-    tokenUpdate: db
-      .update(identityTokens)
-      .set(writes.token)
-      .where(and(eq(identityTokens.guid, input.tokenGuid), guard)),
-  };
-}
-
-const timestampOrNull = (value: Date | null) => sql`${value?.toISOString() ?? null}::timestamptz`;
-
-function sameLocks(table: typeof consumers | typeof identityTokens, state: LockColumns): SQL | undefined {
-  return and(
-    eq(table.failedCount, state.failedCount),
-    eq(table.lockLevel, state.lockLevel),
-    sql`${table.lockedUntil} IS NOT DISTINCT FROM ${timestampOrNull(state.lockedUntil)}`,
-    sql`${table.lastFailureAt} IS NOT DISTINCT FROM ${timestampOrNull(state.lastFailureAt)}`,
-  );
-}
-
 /**
  * The common case, one attempt at a time on a consumer: the rows are read without a lock, and the
  * outcome written in one statement that first locks them again as they were read. Undefined when
@@ -254,14 +275,24 @@ async function verifyAsRead<Plan extends SuccessPlan>(
   const { asRead } = input;
   const { result, writes } = decide(asRead, input);
   if (writes === undefined) return result;
-  const unchanged = lockBothRows(
-    db,
-    input,
-    and(sameLocks(consumers, asRead.consumer), sameLocks(identityTokens, asRead.token)),
-  );
-  const { consumerUpdate, tokenUpdate } = updatesOf(db, input, writes, sql`EXISTS (SELECT 1 FROM locked)`);
+  const unchanged = {
+    text: unchangedRowsText,
+    values: [
+      asRead.consumer.id,
+      input.tokenGuid,
+      ...lockValues(asRead.consumer),
+      ...lockValues(asRead.token),
+    ],
+  };
   try {
-    await executeNamed(db, writesIfUnchanged(unchanged, [consumerUpdate, ...writes.alongside, tokenUpdate]));
+    await executePart(
+      db,
+      writesIfUnchanged(unchanged, [
+        consumerUpdate(asRead.consumer.id, writes.consumer, onceLocked),
+        ...writes.alongside,
+        tokenUpdate(input.tokenGuid, writes.token, onceLocked),
+      ]),
+    );
   } catch (error) {
     if (isSerializationFailure(error)) return undefined;
     throw error;
@@ -281,9 +312,15 @@ async function verifyLocked<Plan extends SuccessPlan>(
     const [row] = await lockBothRows(tx, input);
     const { result, writes } = decide(row, input);
     if (writes === undefined) return result;
-    const { consumerUpdate, tokenUpdate } = updatesOf(tx, input, writes);
     // Both rows, and on success what it leads to, in one statement: a round trip fewer inside the locks.
-    await tx.execute(withWrites([consumerUpdate, ...writes.alongside], tokenUpdate));
+    await tx.execute(
+      sqlOf(
+        withWrites(
+          [consumerUpdate(input.asRead.consumer.id, writes.consumer), ...writes.alongside],
+          tokenUpdate(input.tokenGuid, writes.token),
+        ),
+      ),
+    );
     return result;
   });
 }
@@ -349,12 +386,8 @@ export async function verifyWithoutToken<Plan extends SuccessPlan>(
     const consumer = consumerOf(consumerRow);
     const state = settle(lockStateOf(consumerRow), now);
     if (isLocked(state, now)) return { outcome: 'locked', consumer };
-    const consumerUpdate = tx
-      .update(consumers)
-      .set(lockColumnsOf(recordSuccess(state, now)))
-      .where(eq(consumers.id, consumer.id));
     const plan = input.onSuccess(consumer);
-    await tx.execute(withWrites(plan.writes, consumerUpdate));
+    await tx.execute(sqlOf(withWrites(plan.writes, consumerUpdate(consumer.id, recordSuccess(state, now)))));
     return { outcome: 'verified', consumer, plan };
   });
 }

@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, isNull, lte, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { mailOutbox } from '../db/schema.ts';
+import type { StatementPart } from '../db/sql.ts';
 
 export interface OutgoingMail {
   from: string;
@@ -77,7 +78,7 @@ export interface MailService {
    * what the mail belongs to (a sign-in and its code), so both commit together in one round trip.
    * The caller starts the delivery with `deliverSoon` once the statement has run.
    */
-  insertOf(input: EnqueueMailInput): SQLWrapper;
+  insertOf(input: EnqueueMailInput): StatementPart;
   /** Starts delivering what is due, without waiting for it. */
   deliverSoon(): void;
   /** Sends what is due; failures stay in the outbox with a later next attempt. Returns how many were sent. */
@@ -101,9 +102,17 @@ const leaseMs = 5 * 60_000;
 const maxBackoffMs = 60 * 60_000;
 const batchSize = 20;
 
+type OutboxRow = typeof mailOutbox.$inferInsert &
+  Required<Pick<typeof mailOutbox.$inferInsert, 'tenantId' | 'htmlBody' | 'headers' | 'createdAt'>>;
+
 export function retryDelayMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), maxBackoffMs);
 }
+
+const insertText =
+  'INSERT INTO mail_outbox (tenant_id, to_address, subject, text_body, html_body, headers, created_at, ' +
+  'next_attempt_at) VALUES ($1::integer, $2::text, $3::text, $4::text, $5::text, $6::text::jsonb, ' +
+  '$7::timestamptz, $7::timestamptz)';
 
 export function createMailService(deps: {
   db: Database;
@@ -180,7 +189,7 @@ export function createMailService(deps: {
     }
   }
 
-  function outboxRow(input: EnqueueMailInput): typeof mailOutbox.$inferInsert {
+  function outboxRow(input: EnqueueMailInput): OutboxRow {
     const links = input.unsubscribe;
     const text =
       links === null ? `${input.text}\n` : `${input.text}\n\n${mailTexts.optOutText} ${links.pageUrl}\n`;
@@ -229,7 +238,19 @@ export function createMailService(deps: {
       return row.id;
     },
     insertOf(input) {
-      return db.insert(mailOutbox).values(outboxRow(input));
+      const row = outboxRow(input);
+      return {
+        text: insertText,
+        values: [
+          row.tenantId,
+          row.toAddress,
+          row.subject,
+          row.textBody,
+          row.htmlBody,
+          JSON.stringify(row.headers),
+          row.createdAt.toISOString(),
+        ],
+      };
     },
     deliverSoon: kick,
     deliverPending,

@@ -2,6 +2,7 @@ import { createHmac, randomInt } from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { mfaCodes, sessions } from '../db/schema.ts';
+import { type StatementPart, sqlOf } from '../db/sql.ts';
 import { hashesEqual } from './keyed-hash.ts';
 
 /**
@@ -28,7 +29,7 @@ interface IssueInput {
   now: Date;
 }
 
-type Executor = Pick<Database, 'insert' | 'update'>;
+type Executor = Pick<Database, 'execute' | 'update'>;
 
 async function replaceCode(executor: Executor, input: IssueInput): Promise<string> {
   const code = generateMfaCode();
@@ -36,7 +37,7 @@ async function replaceCode(executor: Executor, input: IssueInput): Promise<strin
     .update(mfaCodes)
     .set({ usedAt: input.now })
     .where(and(eq(mfaCodes.sessionId, input.sessionId), isNull(mfaCodes.usedAt)));
-  await mfaCodeInsert(executor, { ...input, code });
+  await executor.execute(sqlOf(mfaCodeInsert({ ...input, code })));
   return code;
 }
 
@@ -44,13 +45,18 @@ async function replaceCode(executor: Executor, input: IssueInput): Promise<strin
  * The insert of a code, not yet run. A new session's first code goes into the session's own
  * statement (it has no earlier code to void); the code in clear goes only into the mail.
  */
-export function mfaCodeInsert(executor: Pick<Database, 'insert'>, input: IssueInput & { code: string }) {
-  return executor.insert(mfaCodes).values({
-    sessionId: input.sessionId,
-    codeHash: hashMfaCode(input.pepper, input.sessionId, input.code),
-    expiresAt: new Date(input.now.getTime() + mfaCodeLifetimeMs),
-    createdAt: input.now,
-  });
+export function mfaCodeInsert(input: IssueInput & { code: string }): StatementPart {
+  return {
+    text:
+      'INSERT INTO mfa_codes (session_id, code_hash, expires_at, created_at) ' +
+      'VALUES ($1::uuid, $2::text, $3::timestamptz, $4::timestamptz)',
+    values: [
+      input.sessionId,
+      hashMfaCode(input.pepper, input.sessionId, input.code),
+      new Date(input.now.getTime() + mfaCodeLifetimeMs).toISOString(),
+      input.now.toISOString(),
+    ],
+  };
 }
 
 /**

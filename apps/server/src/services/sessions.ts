@@ -1,13 +1,13 @@
 import { createHash, type KeyObject, randomBytes, randomUUID, sign } from 'node:crypto';
 import type { AccessType, AuthTokenResult } from '@entry/domain';
-import { and, eq, isNull, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
 import '@fastify/cookie';
 import type { Config } from '../config.ts';
-import { type Database, executeNamed, executeStatement, statement } from '../db/index.ts';
+import { type Database, executeStatement, statement } from '../db/index.ts';
 import { refreshTokens, type Scope, sessions } from '../db/schema.ts';
-import { withWrites } from '../db/sql.ts';
+import { executePart, partOf, type StatementPart, withWrites } from '../db/sql.ts';
 import { notAuthorized, notPermitted } from '../errors.ts';
 import type { AuditLog } from './audit.ts';
 import type { SigningKeys } from './keys.ts';
@@ -76,7 +76,7 @@ export interface RequireSessionOptions {
  * code), given the session's id: they run in the session's own statement, so a sign-in commits
  * once, in one round trip, and none of them is written without the others.
  */
-export type WritesWithSession = (sessionId: string) => SQLWrapper[];
+export type WritesWithSession = (sessionId: string) => StatementPart[];
 
 /** A new session's id and first refresh token, chosen before the statement that writes them. */
 export interface NewSessionKeys {
@@ -104,7 +104,7 @@ export interface SessionService {
    */
   newSessionKeys(): NewSessionKeys;
   /** The inserts of the session of `keys` and its first refresh token, for a caller's own statement. */
-  sessionInserts(keys: NewSessionKeys, input: NewSession): SQLWrapper[];
+  sessionInserts(keys: NewSessionKeys, input: NewSession): StatementPart[];
   firstPair(keys: NewSessionKeys, input: NewSession, names: SessionNames): Promise<AuthTokenResult>;
   /**
    * Changes a session's access (e.g. MFA completed: restricted -> full) and issues a new pair;
@@ -243,6 +243,20 @@ const refreshStatement = statement(
   SELECT found.usable, EXISTS (SELECT 1 FROM issued) AS issued, ${sessionViewColumns}
   FROM found JOIN sessions s ON s.id = found.session_id ${sessionNameJoins}`,
 );
+
+/** A new session's row and its first refresh token's, for the statement that writes them. */
+const sessionInsertText =
+  'INSERT INTO sessions (id, scope, tenant_id, staff_user_id, consumer_id, identity_token_guid, access_type, ' +
+  'has_restricted_access, role_id, launched_by_admin_id, created_at) VALUES ($1::uuid, $2::text, $3::integer, ' +
+  '$4::bigint, $5::bigint, $6::uuid, $7::text, $8::boolean, $9::integer, $10::bigint, $11::timestamptz)';
+const refreshTokenInsertText =
+  'INSERT INTO refresh_tokens (hash, session_id, created_at, expires_at) ' +
+  'VALUES ($1::text, $2::uuid, $3::timestamptz, $4::timestamptz)';
+/** The names a new session's access token carries: $1 its consumer, $2 its staff user, $3 the launching admin. */
+const namesText =
+  'SELECT (SELECT name FROM consumers WHERE id = $1::bigint) AS consumer_name, ' +
+  '(SELECT display_name FROM staff_users WHERE id = $2::bigint) AS staff_name, ' +
+  '(SELECT display_name FROM staff_users WHERE id = $3::bigint) AS launched_by_name';
 
 const idOf = (value: string | null): number | null => (value === null ? null : Number(value));
 
@@ -408,17 +422,14 @@ export function createSessionService(deps: {
       // in the same round trip. The main query cannot see the new session row (one snapshot), so
       // the names are looked up by the ids just written. Named after its text: one prepared
       // statement per set of `alongside` writes.
-      const [names] = await executeNamed<
+      const [names] = await executePart<
         Pick<SessionViewRow, 'consumer_name' | 'staff_name' | 'launched_by_name'>
       >(
         db,
-        withWrites(
-          writes,
-          sql`SELECT
-          (SELECT name FROM consumers WHERE id = ${input.consumerId ?? null}) AS consumer_name,
-          (SELECT display_name FROM staff_users WHERE id = ${input.staffUserId ?? null}) AS staff_name,
-          (SELECT display_name FROM staff_users WHERE id = ${input.launchedByAdminId ?? null}) AS launched_by_name`,
-        ),
+        withWrites(writes, {
+          text: namesText,
+          values: [input.consumerId ?? null, input.staffUserId ?? null, input.launchedByAdminId ?? null],
+        }),
       );
       return service.firstPair(keys, input, {
         consumerName: names?.consumer_name ?? null,
@@ -440,15 +451,29 @@ export function createSessionService(deps: {
     },
 
     sessionInserts(keys, input) {
-      const { id, createdAt } = keys;
+      const row = sessionColumns(keys.id, input);
+      const createdAt = keys.createdAt.toISOString();
       return [
-        db.insert(sessions).values({ ...sessionColumns(id, input), createdAt }),
-        db.insert(refreshTokens).values({
-          hash: keys.refreshTokenHash,
-          sessionId: id,
-          createdAt,
-          expiresAt: keys.refreshTokenExpiresAt,
-        }),
+        {
+          text: sessionInsertText,
+          values: [
+            row.id,
+            row.scope,
+            row.tenantId,
+            row.staffUserId,
+            row.consumerId,
+            row.identityTokenGuid,
+            row.accessType,
+            row.hasRestrictedAccess,
+            row.roleId,
+            row.launchedByAdminId,
+            createdAt,
+          ],
+        },
+        {
+          text: refreshTokenInsertText,
+          values: [keys.refreshTokenHash, row.id, createdAt, keys.refreshTokenExpiresAt.toISOString()],
+        },
       ];
     },
 
@@ -460,9 +485,9 @@ export function createSessionService(deps: {
       const now = clock.now();
       const refreshToken = randomToken();
       // The change, the end of the session's earlier refresh tokens and the new one: one statement.
-      const [row] = await executeNamed<SessionViewRow>(
+      const [row] = await executePart<SessionViewRow>(
         db,
-        sql`WITH s AS (
+        partOf(sql`WITH s AS (
             UPDATE sessions SET access_type = ${change.accessType},
               has_restricted_access = ${change.hasRestrictedAccess}, role_id = ${change.roleId}
             WHERE id = ${sessionId} AND revoked_at IS NULL
@@ -475,7 +500,7 @@ export function createSessionService(deps: {
               ${refreshExpiry(now).toISOString()}::timestamptz
             FROM s
           )
-          SELECT ${sql.raw(sessionViewColumns)} FROM s ${sql.raw(sessionNameJoins)}`,
+          SELECT ${sql.raw(sessionViewColumns)} FROM s ${sql.raw(sessionNameJoins)}`),
       );
       if (row === undefined) throw notAuthorized();
       return pairFor(toView(row), refreshToken);

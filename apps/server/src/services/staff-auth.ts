@@ -5,6 +5,7 @@ import { appsOrigin } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
 import { passwordResetTokens, type StaffKind, sessions, staffUsers, tenants } from '../db/schema.ts';
+import { partOf } from '../db/sql.ts';
 import { ApiError, apiMessages, notFound } from '../errors.ts';
 import {
   isLocked,
@@ -159,7 +160,7 @@ export async function staffSignIn(
       roleId: user.roleId,
     },
     (sessionId) => [
-      successUpdate(ctx, user),
+      partOf(successUpdate(ctx, user)),
       ctx.audit.insertOf({
         event,
         outcome: 'success',
