@@ -102,9 +102,6 @@ const leaseMs = 5 * 60_000;
 const maxBackoffMs = 60 * 60_000;
 const batchSize = 20;
 
-type OutboxRow = typeof mailOutbox.$inferInsert &
-  Required<Pick<typeof mailOutbox.$inferInsert, 'tenantId' | 'htmlBody' | 'headers' | 'createdAt'>>;
-
 export function retryDelayMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), maxBackoffMs);
 }
@@ -189,13 +186,20 @@ export function createMailService(deps: {
     }
   }
 
-  function outboxRow(input: EnqueueMailInput): OutboxRow {
+  function outboxRow(input: EnqueueMailInput) {
     const links = input.unsubscribe;
     const text =
       links === null ? `${input.text}\n` : `${input.text}\n\n${mailTexts.optOutText} ${links.pageUrl}\n`;
     const htmlOptOut =
       links === null ? '' : `\n<p><a href="${escapeHtml(links.pageUrl)}">${mailTexts.optOutHtml}</a></p>`;
     const html = input.html === undefined || input.html === null ? null : `${input.html}${htmlOptOut}`;
+    const headers: Record<string, string> =
+      links === null
+        ? {}
+        : {
+            'List-Unsubscribe': `<${links.oneClickUrl}>`,
+            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+          };
     const now = clock.now();
     return {
       tenantId: input.tenantId,
@@ -203,13 +207,7 @@ export function createMailService(deps: {
       subject: input.subject,
       textBody: text,
       htmlBody: html,
-      headers:
-        links === null
-          ? {}
-          : {
-              'List-Unsubscribe': `<${links.oneClickUrl}>`,
-              'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-            },
+      headers,
       createdAt: now,
       nextAttemptAt: now,
     };

@@ -7,7 +7,7 @@ import '@fastify/cookie';
 import type { Config } from '../config.ts';
 import { type Database, executeStatement, statement } from '../db/index.ts';
 import { refreshTokens, type Scope, sessions } from '../db/schema.ts';
-import { executePart, partOf, type StatementPart, withWrites } from '../db/sql.ts';
+import { executePart, type StatementPart, withWrites } from '../db/sql.ts';
 import { notAuthorized, notPermitted } from '../errors.ts';
 import type { AuditLog } from './audit.ts';
 import type { SigningKeys } from './keys.ts';
@@ -242,6 +242,25 @@ const refreshStatement = statement(
   )
   SELECT found.usable, EXISTS (SELECT 1 FROM issued) AS issued, ${sessionViewColumns}
   FROM found JOIN sessions s ON s.id = found.session_id ${sessionNameJoins}`,
+);
+
+/**
+ * A session's change of access (MFA completed), the end of its earlier refresh tokens and the new
+ * one, as one statement with a fixed text: $1 the access type, $2 restricted or not, $3 the role,
+ * $4 the session, $5 the new refresh token's hash, $6 now, $7 its expiry.
+ */
+const upgradeStatement = statement(
+  `WITH s AS (
+    UPDATE sessions SET access_type = $1::text, has_restricted_access = $2::boolean, role_id = $3::integer
+    WHERE id = $4::uuid AND revoked_at IS NULL
+    RETURNING *
+  ),
+  earlier AS (DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM s)),
+  issued AS (
+    INSERT INTO refresh_tokens (hash, session_id, created_at, expires_at)
+    SELECT $5::text, id, $6::timestamptz, $7::timestamptz FROM s
+  )
+  SELECT ${sessionViewColumns} FROM s ${sessionNameJoins}`,
 );
 
 /** A new session's row and its first refresh token's, for the statement that writes them. */
@@ -484,24 +503,15 @@ export function createSessionService(deps: {
     async upgradeSession(sessionId, change) {
       const now = clock.now();
       const refreshToken = randomToken();
-      // The change, the end of the session's earlier refresh tokens and the new one: one statement.
-      const [row] = await executePart<SessionViewRow>(
-        db,
-        partOf(sql`WITH s AS (
-            UPDATE sessions SET access_type = ${change.accessType},
-              has_restricted_access = ${change.hasRestrictedAccess}, role_id = ${change.roleId}
-            WHERE id = ${sessionId} AND revoked_at IS NULL
-            RETURNING *
-          ),
-          earlier AS (DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM s)),
-          issued AS (
-            INSERT INTO refresh_tokens (hash, session_id, created_at, expires_at)
-            SELECT ${hashToken(refreshToken)}, id, ${now.toISOString()}::timestamptz,
-              ${refreshExpiry(now).toISOString()}::timestamptz
-            FROM s
-          )
-          SELECT ${sql.raw(sessionViewColumns)} FROM s ${sql.raw(sessionNameJoins)}`),
-      );
+      const [row] = await executeStatement<SessionViewRow>(db, upgradeStatement, [
+        change.accessType,
+        change.hasRestrictedAccess,
+        change.roleId,
+        sessionId,
+        hashToken(refreshToken),
+        now.toISOString(),
+        refreshExpiry(now).toISOString(),
+      ]);
       if (row === undefined) throw notAuthorized();
       return pairFor(toView(row), refreshToken);
     },
