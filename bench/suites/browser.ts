@@ -182,6 +182,10 @@ async function lighthouseRun(url: string): Promise<LighthouseResult> {
       onlyCategories: ['performance', 'accessibility', 'best-practices'],
     });
     if (result === undefined) throw new Error(`Lighthouse returned nothing for ${url}`);
+    const { runtimeError } = result.lhr;
+    if (runtimeError !== undefined) {
+      throw new Error(`Lighthouse failed on ${url}: ${runtimeError.code} ${runtimeError.message}`);
+    }
     return result.lhr;
   } finally {
     chromiumProcess.kill('SIGTERM');
@@ -195,12 +199,13 @@ const scoreOf = (lhr: LighthouseResult, category: string) =>
 
 /** The performance audits of a run that scored under 0.9, with their values. */
 function weakAuditsOf(lhr: LighthouseResult): string {
-  return (lhr.categories.performance?.auditRefs ?? [])
+  const weak = (lhr.categories.performance?.auditRefs ?? [])
     .filter((ref) => ref.weight > 0)
     .map((ref) => lhr.audits[ref.id])
     .filter((audit) => audit !== undefined && audit.score !== null && audit.score < 0.9)
     .map((audit) => `${audit?.id} ${audit?.displayValue ?? ''}`.trim())
     .join(', ');
+  return weak === '' ? 'none' : weak;
 }
 
 /**
