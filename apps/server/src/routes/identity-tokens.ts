@@ -51,11 +51,15 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     return answer;
   }
 
-  async function answerFor(
+  /** Without a bearer token (every letter link's first read) the kept answer, with no promise to wait on. */
+  function answerFor(
     request: FastifyRequest,
     record: IdentityTokenRecord,
-  ): Promise<ConsumerIdentityToken> {
-    return (await readerIsOwner(request, record)) ? toWireIdentityToken(record, true) : publicAnswer(record);
+  ): ConsumerIdentityToken | Promise<ConsumerIdentityToken> {
+    if (request.headers.authorization === undefined) return publicAnswer(record);
+    return readerIsOwner(request, record).then((owner) =>
+      owner ? toWireIdentityToken(record, true) : publicAnswer(record),
+    );
   }
 
   async function find(tokenParam: string): Promise<IdentityTokenRecord> {
