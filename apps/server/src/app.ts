@@ -201,12 +201,31 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
     await app.register(fastifyCookie);
     await app.register(fastifyFormbody, { bodyLimit: bodyLimitBytes });
-    installSecurityHeaders(app, {
-      contentSecurityPolicy: contentSecurityPolicy(),
+    const bothKinds = {
       referrerPolicy: { policy: 'no-referrer' },
       hsts: config.publicScheme === 'https' ? { maxAge: 31_536_000, includeSubDomains: true } : false,
       crossOriginEmbedderPolicy: false,
       frameguard: { action: 'deny' },
+    } as const;
+    installSecurityHeaders(app, {
+      page: { ...bothKinds, contentSecurityPolicy: contentSecurityPolicy() },
+      // An API answer is JSON, never a document (OWASP's REST Security Cheat Sheet): of the page's
+      // policy only frame-ancestors means anything, and the headers that only steer how a browser
+      // treats a document are left off. A hot read's answer is some 350 bytes and ten header checks
+      // shorter for it.
+      api: {
+        ...bothKinds,
+        contentSecurityPolicy: {
+          useDefaults: false,
+          directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+        },
+        crossOriginOpenerPolicy: false,
+        originAgentCluster: false,
+        xDnsPrefetchControl: false,
+        xDownloadOptions: false,
+        xPermittedCrossDomainPolicies: false,
+        xXssProtection: false,
+      },
     });
     await app.register(fastifySwagger, {
       openapi: {

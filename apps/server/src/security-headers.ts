@@ -23,11 +23,18 @@ export function helmetHeaders(options: Readonly<HelmetOptions>): Record<string, 
   return headers;
 }
 
-/** Sets helmet's headers on every answer, as the global @fastify/helmet plugin did. */
-export function installSecurityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>): void {
-  const headers = helmetHeaders(options);
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+/**
+ * Sets helmet's headers on every answer, as the global @fastify/helmet plugin did: the page's on
+ * the web app and its files, the API's under `/api/`.
+ */
+export function installSecurityHeaders(
+  app: FastifyInstance,
+  options: { page: Readonly<HelmetOptions>; api: Readonly<HelmetOptions> },
+): void {
+  const pageHeaders = helmetHeaders(options.page);
+  const apiHeaders = helmetHeaders(options.api);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith('/api/') ? apiHeaders : pageHeaders);
     done();
   });
 }

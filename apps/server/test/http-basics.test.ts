@@ -76,6 +76,22 @@ describe(`HTTP basics: documents, errors, headers, the web app (${databaseLabel}
     }
   });
 
+  it("sends the page's policy with the web app and a JSON-only policy with API answers", async () => {
+    const page = await fetch(`${server.baseUrl}/c/verify-identity`);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    for (const urlPath of ['/api/auth/v1/access/sender', '/api/nothing']) {
+      const response = await fetch(`${server.baseUrl}${urlPath}`);
+      expect(response.headers.get('content-security-policy')).toBe(
+        "default-src 'none';frame-ancestors 'none'",
+      );
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+      expect(response.headers.get('cross-origin-opener-policy')).toBeNull();
+      expect(response.headers.get('x-dns-prefetch-control')).toBeNull();
+    }
+  });
+
   it('serves index.html with the public configuration for every app path, on any host', async () => {
     for (const urlPath of [
       '/',
