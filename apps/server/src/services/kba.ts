@@ -91,14 +91,8 @@ export function missingFields(
   });
 }
 
-interface LockColumns {
-  failedCount: number;
-  lockLevel: number;
-  lockedUntil: Date | null;
-  lastFailureAt: Date | null;
-}
-
-function lockStateOf(row: LockColumns): LockState {
+/** The lock columns of a consumer or identity-token row, without the rest of the row. */
+function lockStateOf(row: LockState): LockState {
   return {
     failedCount: row.failedCount,
     lockLevel: row.lockLevel,
@@ -107,8 +101,6 @@ function lockStateOf(row: LockColumns): LockState {
   };
 }
 
-const lockColumnsOf = (state: LockState): LockColumns => ({ ...state });
-
 function consumerOf(row: typeof consumers.$inferSelect): VerifiedConsumer {
   return { id: row.id, consumerId: row.consumerId, name: row.name, email: row.email };
 }
@@ -116,7 +108,7 @@ function consumerOf(row: typeof consumers.$inferSelect): VerifiedConsumer {
 /** What a verification decides on: the consumer (with its answers' hashes and its locks) and the token's locks. */
 export interface VerificationRow {
   consumer: typeof consumers.$inferSelect;
-  token: LockColumns;
+  token: LockState;
 }
 
 export interface TokenVerificationInput<Plan extends SuccessPlan> {
@@ -171,7 +163,7 @@ const unchangedRowsText = `SELECT c.id FROM consumers c JOIN identity_tokens t O
     AND t.last_failure_at IS NOT DISTINCT FROM $10::timestamptz
   FOR NO KEY UPDATE`;
 
-const lockValues = (state: LockColumns) => [
+const lockValues = (state: LockState) => [
   state.failedCount,
   state.lockLevel,
   state.lockedUntil?.toISOString() ?? null,
@@ -184,18 +176,14 @@ const setLockColumns =
 /** The guard of a write in `writesIfUnchanged`: it changes a row only once `locked` found it as read. */
 const onceLocked = ' AND EXISTS (SELECT 1 FROM locked)';
 
-function consumerUpdate(consumerId: number, state: LockColumns, guard = ''): StatementPart {
+function consumerUpdate(consumerId: number, state: LockState, guard = ''): StatementPart {
   return {
     text: `UPDATE consumers SET ${setLockColumns} WHERE id = $5::bigint${guard}`,
     values: [...lockValues(state), consumerId],
   };
 }
 
-function tokenUpdate(
-  tokenGuid: string,
-  state: LockColumns & { lastUsedAt?: Date },
-  guard = '',
-): StatementPart {
+function tokenUpdate(tokenGuid: string, state: LockState & { lastUsedAt?: Date }, guard = ''): StatementPart {
   return {
     text: `UPDATE identity_tokens SET ${setLockColumns}, last_used_at = COALESCE($5::timestamptz, last_used_at) WHERE guid = $6::uuid${guard}`,
     values: [...lockValues(state), state.lastUsedAt?.toISOString() ?? null, tokenGuid],
@@ -204,8 +192,8 @@ function tokenUpdate(
 
 /** The rows' new lock states (the token's with its last use on success) and what a success leads to. */
 interface VerificationWrites {
-  consumer: LockColumns;
-  token: LockColumns & { lastUsedAt?: Date };
+  consumer: LockState;
+  token: LockState & { lastUsedAt?: Date };
   alongside: readonly StatementPart[];
 }
 
@@ -240,8 +228,8 @@ function decide<Plan extends SuccessPlan>(
     return {
       result: { outcome: 'verified', consumer, plan },
       writes: {
-        consumer: lockColumnsOf(recordSuccess(consumerState, now)),
-        token: { ...lockColumnsOf(recordSuccess(tokenState, now)), lastUsedAt: now },
+        consumer: recordSuccess(consumerState, now),
+        token: { ...recordSuccess(tokenState, now), lastUsedAt: now },
         alongside: plan.writes,
       },
     };
@@ -256,8 +244,8 @@ function decide<Plan extends SuccessPlan>(
       consumerLockedNow: consumerFailure.lockedNow,
     },
     writes: {
-      consumer: lockColumnsOf(consumerFailure.state),
-      token: lockColumnsOf(tokenFailure.state),
+      consumer: consumerFailure.state,
+      token: tokenFailure.state,
       alongside: [],
     },
   };
