@@ -4,7 +4,13 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { vacuumWhereDue } from '../src/db/embedded-vacuum.ts';
-import { type DatabaseHandle, openDatabase, pgliteSharedBuffers } from '../src/db/index.ts';
+import {
+  type DatabaseHandle,
+  executeStatement,
+  openDatabase,
+  pgliteSharedBuffers,
+  statement,
+} from '../src/db/index.ts';
 
 /** Opens PGlite in a fresh data directory, as the server does without DATABASE_URL, for `use`. */
 async function withEmbeddedDatabase(use: (handle: DatabaseHandle) => Promise<void>): Promise<void> {
@@ -29,17 +35,65 @@ describe('the embedded PGlite database', () => {
       expect(result.rows[0]?.shared_buffers).toBe(pgliteSharedBuffers);
     }));
 
-  it('gives the event loop a turn between statements, so queued work never shuts out new requests', () =>
+  it('runs statements on a thread of its own, so the server keeps serving while one runs', () =>
     withEmbeddedDatabase(async ({ db }) => {
-      const events: string[] = [];
-      const statements = Array.from({ length: 20 }, (_, index) =>
-        db.execute(sql`SELECT ${index}::int AS n`).then(() => events.push('statement')),
+      let turns = 0;
+      let statementRunning = true;
+      const turn = () => {
+        if (!statementRunning) return;
+        turns += 1;
+        setImmediate(turn);
+      };
+      setImmediate(turn);
+      await db.execute(sql`SELECT count(*) FROM generate_series(1, 2000000)`);
+      statementRunning = false;
+      // On the server's thread the event loop would have turned once before the statement, not again until it ended.
+      expect(turns).toBeGreaterThan(50);
+    }));
+
+  it("passes PostgreSQL's error code and detail back to the caller", () =>
+    withEmbeddedDatabase(async ({ db }) => {
+      await db.execute(sql`INSERT INTO schema_migrations (name) VALUES ('twice')`);
+      const failure = await executeStatement(
+        db,
+        statement("INSERT INTO schema_migrations (name) VALUES ('twice')"),
+        [],
+      ).then(
+        () => undefined,
+        (error: unknown) => error,
       );
-      // What the event loop runs between statements: an accepted connection, a request's data.
-      setImmediate(() => events.push('event loop turn'));
-      await Promise.all(statements);
-      expect(events.indexOf('event loop turn')).toBeGreaterThanOrEqual(0);
-      expect(events.indexOf('event loop turn')).toBeLessThan(2);
+      expect(failure).toMatchObject({ code: '23505', detail: 'Key (name)=(twice) already exists.' });
+    }));
+
+  it('commits a transaction that returns and rolls back one that throws, while other statements wait', () =>
+    withEmbeddedDatabase(async ({ db }) => {
+      const names = async () =>
+        (
+          (await db.execute(
+            sql`SELECT name FROM schema_migrations WHERE name LIKE 'tx-%' ORDER BY name`,
+          )) as {
+            rows: { name: string }[];
+          }
+        ).rows.map((row) => row.name);
+      let outsideSaw: string[] | undefined;
+      let outside: Promise<void> | undefined;
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`INSERT INTO schema_migrations (name) VALUES ('tx-kept')`);
+        outside = names().then((seen) => {
+          outsideSaw = seen;
+        });
+        await tx.execute(sql`SELECT 1`);
+        expect(outsideSaw).toBeUndefined();
+      });
+      await outside;
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.execute(sql`INSERT INTO schema_migrations (name) VALUES ('tx-undone')`);
+          throw new Error('changed my mind');
+        }),
+      ).rejects.toThrow('changed my mind');
+      expect(outsideSaw).toEqual(['tx-kept']);
+      expect(await names()).toEqual(['tx-kept']);
     }));
 
   it('is vacuumed and analysed where autovacuum would have done it, as PGlite has no autovacuum', () =>

@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { startEmbeddedVacuum } from './embedded-vacuum.ts';
+import type { PgliteThread } from './pglite-thread.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -71,7 +72,7 @@ async function applyMigrations(session: MigrationSession): Promise<string[]> {
   return appliedNow;
 }
 
-async function migratePglite(client: PGlite): Promise<string[]> {
+async function migratePglite(client: PgliteThread): Promise<string[]> {
   return client.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [migrationLockId]);
     return applyMigrations({
@@ -114,23 +115,6 @@ async function migratePostgres(pool: pg.Pool): Promise<string[]> {
   }
 }
 
-/**
- * PGlite runs each statement synchronously on the main thread, and the statements of requests
- * waiting for it follow one another as promise continuations, which never give the event loop a
- * turn: while sixteen sign-ins queued, no connection was accepted and no request read until all of
- * them had run, so a new connection waited 2.5 times as long as a kept-alive one, and the first
- * answers of a burst up to 1.4 s. A turn of the event loop before each statement lets the server
- * take in what has arrived meanwhile; in back-to-back runs of lookup sign-ins on PGlite, the rate
- * went from about 120/s to 190/s and the p99 from about 300 ms to 120 ms.
- */
-function yieldBeforeEachStatement(client: PGlite): void {
-  const execute = client.execProtocolRaw.bind(client);
-  client.execProtocolRaw = async (message, options) => {
-    await new Promise((resolve) => setImmediate(resolve));
-    return execute(message, options);
-  };
-}
-
 const reportToStderr: BackgroundErrorListener = (error, what) => {
   process.stderr.write(`${JSON.stringify({ level: 'error', msg: what, error: error.message })}\n`);
 };
@@ -170,19 +154,26 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   const release = lockDataDir(config.dataDir);
   try {
     // Loaded only here: PGlite's WebAssembly costs about 40 MB of memory a PostgreSQL server never needs.
-    const [{ PGlite }, { drizzle: drizzlePglite }] = await Promise.all([
-      import('@electric-sql/pglite'),
+    const [{ PgliteThread }, { drizzle: drizzlePglite }] = await Promise.all([
+      import('./pglite-thread.ts'),
       import('drizzle-orm/pglite'),
     ]);
-    const client = await PGlite.create(path.join(config.dataDir, 'pglite'), {
+    const client = await PgliteThread.open({
+      path: path.join(config.dataDir, 'pglite'),
       postgresqlconf: [`shared_buffers=${pgliteSharedBuffers}`],
     });
-    await migratePglite(client);
-    yieldBeforeEachStatement(client);
-    const db = drizzlePglite(client, { schema });
+    try {
+      await migratePglite(client);
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+    // drizzle's PGlite driver calls only `query` and `transaction`, which the thread answers alike.
+    const db = drizzlePglite({ client: client as unknown as PGlite, schema });
     // PGlite is one connection without named statements: the text is simply run.
     runners.set(db, async (statement, values) => (await client.query(statement.text, values)).rows);
     let backgroundErrorListener = reportToStderr;
+    client.onStop((error) => backgroundErrorListener(error, 'the embedded database stopped'));
     const stopVacuum = startEmbeddedVacuum(db, (error) =>
       backgroundErrorListener(error, 'vacuum of the embedded database failed'),
     );

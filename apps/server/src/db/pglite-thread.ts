@@ -1,0 +1,159 @@
+import { Worker } from 'node:worker_threads';
+import type { QueryOptions, Results } from '@electric-sql/pglite';
+import {
+  deserializeError,
+  type PgliteReply,
+  type PgliteRequest,
+  type PgliteThreadOptions,
+} from './pglite-protocol.ts';
+
+/** What a statement answers, as far as it crosses threads. */
+type ThreadResults<Row> = Pick<Results<Row>, 'rows' | 'fields' | 'affectedRows'>;
+
+/** The queries of PGlite's interface that drizzle and the migrations use, inside or outside a transaction. */
+export interface PgliteQueries {
+  query<Row>(text: string, params?: unknown[], options?: QueryOptions): Promise<ThreadResults<Row>>;
+  exec(text: string): Promise<ThreadResults<unknown>[]>;
+}
+
+type RequestWithoutId = PgliteRequest extends infer Request
+  ? Request extends PgliteRequest
+    ? Omit<Request, 'id'>
+    : never
+  : never;
+
+/**
+ * The thread's first code: on Node 20 a worker inherits none of the module hooks that let the
+ * server's thread load TypeScript, so it registers tsx's before it loads pglite-worker.ts.
+ */
+const workerBootstrap = `import('tsx/esm/api')
+  .then(({ register }) => { register(); return import(${JSON.stringify(new URL('./pglite-worker.ts', import.meta.url).href)}); })`;
+
+/**
+ * PGlite on a thread of its own. PGlite runs PostgreSQL synchronously in WebAssembly, and on the
+ * server's thread two thirds of a sign-in's time was the database's, during which no request was
+ * read and no answer written. Here the server's thread only sends the statement and its values and
+ * gets the rows back; PostgreSQL runs beside it, on the other core.
+ */
+export class PgliteThread implements PgliteQueries {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  #nextId = 1;
+  #stopped: Error | undefined;
+  #closing = false;
+  #onStop: (error: Error) => void = () => undefined;
+
+  private constructor(worker: Worker) {
+    this.#worker = worker;
+    worker.on('message', (message: PgliteReply) => this.#settle(message));
+    worker.on('error', (error) => this.#stop(error));
+    worker.on('exit', (code) =>
+      this.#stop(new Error(`The embedded database's thread ended (exit code ${code})`)),
+    );
+    worker.unref();
+  }
+
+  /** Starts the thread and waits until PGlite is open in `options.path`. */
+  static open(options: PgliteThreadOptions): Promise<PgliteThread> {
+    const worker = new Worker(workerBootstrap, { eval: true, workerData: options });
+    return new Promise((resolve, reject) => {
+      const started = (message: PgliteReply) => {
+        worker.off('message', started);
+        worker.off('error', reject);
+        if (message.ok) resolve(new PgliteThread(worker));
+        else {
+          reject(deserializeError(message.error));
+          void worker.terminate();
+        }
+      };
+      worker.on('message', started);
+      worker.once('error', reject);
+    });
+  }
+
+  #settle(message: PgliteReply): void {
+    const pending = this.#pending.get(message.id);
+    if (pending === undefined) return;
+    this.#pending.delete(message.id);
+    if (this.#pending.size === 0) this.#worker.unref();
+    if (message.ok) pending.resolve(message.value);
+    else pending.reject(deserializeError(message.error));
+  }
+
+  /** Where it reports the thread ending other than by `close` (an error in PGlite, memory exhausted). */
+  onStop(listener: (error: Error) => void): void {
+    this.#onStop = listener;
+  }
+
+  #stop(reason: Error): void {
+    if (this.#stopped !== undefined) return;
+    this.#stopped = reason;
+    if (!this.#closing) this.#onStop(reason);
+    for (const pending of this.#pending.values()) pending.reject(reason);
+    this.#pending.clear();
+  }
+
+  /** Sends a request; while any is unanswered the thread keeps the process alive, as a socket would. */
+  #call(request: RequestWithoutId): Promise<unknown> {
+    if (this.#stopped !== undefined) return Promise.reject(this.#stopped);
+    const id = this.#nextId;
+    this.#nextId += 1;
+    if (this.#pending.size === 0) this.#worker.ref();
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage({ ...request, id });
+    });
+  }
+
+  #query<Row>(
+    transaction: number | undefined,
+    text: string,
+    params?: unknown[],
+    options?: QueryOptions,
+  ): Promise<ThreadResults<Row>> {
+    return this.#call({
+      op: 'query',
+      text,
+      params,
+      rowMode: options?.rowMode,
+      keepTextOf: options?.parsers === undefined ? undefined : Object.keys(options.parsers).map(Number),
+      transaction,
+    }) as Promise<ThreadResults<Row>>;
+  }
+
+  #exec(transaction: number | undefined, text: string): Promise<ThreadResults<unknown>[]> {
+    return this.#call({ op: 'exec', text, transaction }) as Promise<ThreadResults<unknown>[]>;
+  }
+
+  query<Row>(text: string, params?: unknown[], options?: QueryOptions): Promise<ThreadResults<Row>> {
+    return this.#query(undefined, text, params, options);
+  }
+
+  exec(text: string): Promise<ThreadResults<unknown>[]> {
+    return this.#exec(undefined, text);
+  }
+
+  /** Runs `work` in one transaction: committed when it returns, rolled back when it throws. */
+  async transaction<T>(work: (queries: PgliteQueries) => Promise<T>): Promise<T> {
+    const transaction = (await this.#call({ op: 'begin' })) as number;
+    const queries: PgliteQueries = {
+      query: (text, params, options) => this.#query(transaction, text, params, options),
+      exec: (text) => this.#exec(transaction, text),
+    };
+    let result: T;
+    try {
+      result = await work(queries);
+    } catch (error) {
+      await this.#call({ op: 'end', transaction, commit: false });
+      throw error;
+    }
+    await this.#call({ op: 'end', transaction, commit: true });
+    return result;
+  }
+
+  async close(): Promise<void> {
+    this.#closing = true;
+    await this.#call({ op: 'close' });
+    await this.#worker.terminate();
+  }
+}
