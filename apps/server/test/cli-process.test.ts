@@ -1,19 +1,34 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/index.ts';
 import { createTestDatabase, databaseLabel, type TestDatabase, testDatabaseUrl } from './helpers/server.ts';
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
 
+/** tsx's loader by its file, for a process started outside the project, where `--import tsx` cannot find it. */
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
 /** `tsx src/main.ts ...` as an operator runs it (npm run cli -- ...), in a process of its own. */
 async function runMain(env: Record<string, string>, ...args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-    cwd: serverRoot,
-    env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return runMainFrom(serverRoot, env, ...args);
+}
+
+/** The same, started in `cwd`, as a service manager may start it. */
+async function runMainFrom(cwd: string, env: Record<string, string>, ...args: string[]) {
+  const child = spawn(
+    process.execPath,
+    ['--import', tsxLoader, path.join(serverRoot, 'src/main.ts'), ...args],
+    {
+      cwd,
+      env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -55,6 +70,11 @@ describe(`the operator CLI as a process (${databaseLabel})`, () => {
     const listed = await runMain(env, 'tenant', 'list', '--format', 'json');
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ subdomain: 'proc-tenant' })]);
+
+    // Started from another directory, the embedded database's thread still finds what it loads.
+    const elsewhere = await runMainFrom(tmpdir(), env, 'tenant', 'list', '--format', 'json');
+    expect(elsewhere).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(elsewhere.stdout)).toEqual([expect.objectContaining({ subdomain: 'proc-tenant' })]);
 
     const reserved = await runMain(env, 'tenant', 'create', '--subdomain', 'www', '--name', 'Nope');
     expect(reserved).toMatchObject({ code: 1, stderr: expect.stringMatching(/^ReservedValue: /) });

@@ -24,10 +24,12 @@ type RequestWithoutId = PgliteRequest extends infer Request
 
 /**
  * The thread's first code: on Node 20 a worker inherits none of the module hooks that let the
- * server's thread load TypeScript, so it registers tsx's before it loads pglite-worker.ts.
+ * server's thread load TypeScript, so it registers tsx's before it loads pglite-worker.ts. Both
+ * are resolved here, from this file, because the thread's own code resolves from the working
+ * directory, wherever the server was started.
  */
-const workerBootstrap = `import('tsx/esm/api')
-  .then(({ register }) => { register(); return import(${JSON.stringify(new URL('./pglite-worker.ts', import.meta.url).href)}); })`;
+const workerBootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+  .then(({ register }) => { register(); return import(${JSON.stringify(import.meta.resolve('./pglite-worker.ts'))}); })`;
 
 /**
  * PGlite on a thread of its own. PGlite runs PostgreSQL synchronously in WebAssembly, and on the
