@@ -16,11 +16,9 @@ export interface PgliteQueries {
   exec(text: string): Promise<ThreadResults<unknown>[]>;
 }
 
-type RequestWithoutId = PgliteRequest extends infer Request
-  ? Request extends PgliteRequest
-    ? Omit<Request, 'id'>
-    : never
-  : never;
+/** Each kind of request without its id, which `#call` adds. */
+type WithoutId<Request> = Request extends PgliteRequest ? Omit<Request, 'id'> : never;
+type RequestWithoutId = WithoutId<PgliteRequest>;
 
 /**
  * The thread's first code: on Node 20 a worker inherits none of the module hooks that let the
@@ -59,9 +57,12 @@ export class PgliteThread implements PgliteQueries {
   static open(options: PgliteThreadOptions): Promise<PgliteThread> {
     const worker = new Worker(workerBootstrap, { eval: true, workerData: options });
     return new Promise((resolve, reject) => {
+      const exited = (code: number) =>
+        reject(new Error(`The embedded database's thread ended before it opened (exit code ${code})`));
       const started = (message: PgliteReply) => {
         worker.off('message', started);
         worker.off('error', reject);
+        worker.off('exit', exited);
         if (message.ok) resolve(new PgliteThread(worker));
         else {
           reject(deserializeError(message.error));
@@ -70,6 +71,7 @@ export class PgliteThread implements PgliteQueries {
       };
       worker.on('message', started);
       worker.once('error', reject);
+      worker.once('exit', exited);
     });
   }
 

@@ -4,7 +4,6 @@ import {
   type PgliteReply,
   type PgliteRequest,
   type PgliteThreadOptions,
-  type SerializedError,
   serializeError,
 } from './pglite-protocol.ts';
 
@@ -128,7 +127,4 @@ async function start(): Promise<void> {
   reply({ id: 0, ok: true, value: null });
 }
 
-start().catch((error: unknown) => {
-  const serialized: SerializedError = serializeError(error);
-  reply({ id: 0, ok: false, error: serialized });
-});
+start().catch((error: unknown) => reply(failure(0, error)));
