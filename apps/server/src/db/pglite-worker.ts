@@ -1,5 +1,5 @@
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
-import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import {
   type PgliteReply,
   type PgliteRequest,
@@ -35,6 +35,9 @@ const failure = (id: number, error: unknown): PgliteReply => ({
   ok: false,
   error: serializeError(error),
 });
+
+/** What of a statement's results goes back: the rest (a blob, the command's name) nobody reads. */
+const crossingPart = <Row>({ rows, fields, affectedRows }: Results<Row>) => ({ rows, fields, affectedRows });
 
 /** drizzle passes parsers that keep the text of dates, times and intervals; they cannot cross threads, so their types do. */
 function queryOptions(request: Extract<PgliteRequest, { op: 'query' }>): QueryOptions {
@@ -90,21 +93,17 @@ async function start(): Promise<void> {
   async function handle(request: PgliteRequest): Promise<void> {
     switch (request.op) {
       case 'query': {
-        const { rows, fields, affectedRows } = await queriesOf(request.transaction).query(
+        const results = await queriesOf(request.transaction).query(
           request.text,
           request.params,
           queryOptions(request),
         );
-        reply({ id: request.id, ok: true, value: { rows, fields, affectedRows } });
+        reply({ id: request.id, ok: true, value: crossingPart(results) });
         return;
       }
       case 'exec': {
         const results = await queriesOf(request.transaction).exec(request.text);
-        reply({
-          id: request.id,
-          ok: true,
-          value: results.map(({ rows, fields, affectedRows }) => ({ rows, fields, affectedRows })),
-        });
+        reply({ id: request.id, ok: true, value: results.map(crossingPart) });
         return;
       }
       case 'begin':

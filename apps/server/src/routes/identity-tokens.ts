@@ -27,11 +27,10 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const params = z.strictObject({ token: tokenParamSchema });
 
   /**
-   * Payment data only for the consumer's own full session. The read itself is public, so a
-   * missing, stale or foreign bearer token simply gets no data rather than an error.
+   * Payment data only for the consumer's own full session, for a read with a bearer token. The
+   * read itself is public, so a stale or foreign bearer token simply gets no data rather than an error.
    */
-  async function readerIsOwner(request: FastifyRequest, record: IdentityTokenRecord): Promise<boolean> {
-    if (request.headers.authorization === undefined) return false;
+  async function bearerIsOwner(request: FastifyRequest, record: IdentityTokenRecord): Promise<boolean> {
     try {
       const principal = await ctx.sessions.authenticate(request, 'consumer');
       return principal.consumerId === record.consumer.id && principal.tenantId === record.tenant.id;
@@ -57,7 +56,7 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     record: IdentityTokenRecord,
   ): ConsumerIdentityToken | Promise<ConsumerIdentityToken> {
     if (request.headers.authorization === undefined) return publicAnswer(record);
-    return readerIsOwner(request, record).then((owner) =>
+    return bearerIsOwner(request, record).then((owner) =>
       owner ? toWireIdentityToken(record, true) : publicAnswer(record),
     );
   }

@@ -29,6 +29,16 @@ export const firstLockMs = 15 * minute;
 export const longestLockMs = 24 * hour;
 export const quietResetMs = 24 * hour;
 
+/** The lock columns of a row that has them (a token, a consumer, a staff user), without the rest of the row. */
+export function lockStateOf(row: LockState): LockState {
+  return {
+    failedCount: row.failedCount,
+    lockLevel: row.lockLevel,
+    lockedUntil: row.lockedUntil,
+    lastFailureAt: row.lastFailureAt,
+  };
+}
+
 export const unlockedState: LockState = {
   failedCount: 0,
   lockLevel: 0,

@@ -19,6 +19,7 @@ import {
   consumerLockPolicy,
   isLocked,
   type LockState,
+  lockStateOf,
   recordFailure,
   recordSuccess,
   settle,
@@ -89,16 +90,6 @@ export function missingFields(
     const value = answers[field];
     return value === undefined || value === null || value.trim() === '';
   });
-}
-
-/** The lock columns of a consumer or identity-token row, without the rest of the row. */
-function lockStateOf(row: LockState): LockState {
-  return {
-    failedCount: row.failedCount,
-    lockLevel: row.lockLevel,
-    lockedUntil: row.lockedUntil,
-    lastFailureAt: row.lastFailureAt,
-  };
 }
 
 function consumerOf(row: typeof consumers.$inferSelect): VerifiedConsumer {

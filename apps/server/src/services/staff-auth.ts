@@ -7,14 +7,7 @@ import type { Database } from '../db/index.ts';
 import { passwordResetTokens, type StaffKind, sessions, staffUsers, tenants } from '../db/schema.ts';
 import { partOf } from '../db/sql.ts';
 import { ApiError, apiMessages, notFound } from '../errors.ts';
-import {
-  isLocked,
-  type LockPolicy,
-  type LockState,
-  recordFailure,
-  recordSuccess,
-  settle,
-} from './kba-locks.ts';
+import { isLocked, type LockPolicy, lockStateOf, recordFailure, recordSuccess, settle } from './kba-locks.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords.ts';
 import { hashToken, randomToken } from './sessions.ts';
 import { createSubscriptionLinks } from './subscriptions.ts';
@@ -35,13 +28,6 @@ const userInvalidSignIn = () => new ApiError(401, 'InvalidSignIn', apiMessages.i
 const userLocked = () => new ApiError(401, 'UserLocked', apiMessages.userLocked);
 
 export const normaliseUsername = (username: string) => username.trim().toLowerCase();
-
-const lockStateOf = (user: StaffUser): LockState => ({
-  failedCount: user.failedCount,
-  lockLevel: user.lockLevel,
-  lockedUntil: user.lockedUntil,
-  lastFailureAt: user.lastFailureAt,
-});
 
 async function findUser(db: Database, kind: StaffKind, username: string): Promise<StaffUser | undefined> {
   const [user] = await db
