@@ -76,6 +76,23 @@ describe(`the operator CLI as a process (${databaseLabel})`, () => {
     expect(elsewhere).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(elsewhere.stdout)).toEqual([expect.objectContaining({ subdomain: 'proc-tenant' })]);
 
+    // Creating a user hashes a password on a thread of its own; the command still ends by itself.
+    const user = await runMain(
+      env,
+      'user',
+      'create',
+      '--kind',
+      'customer',
+      '--tenant',
+      'proc-tenant',
+      '--username',
+      'casey',
+      '--email',
+      'casey@proc-tenant.example',
+    );
+    expect(user).toMatchObject({ code: 0, stderr: '' });
+    expect(user.stdout).toContain('Created customer user casey.');
+
     const reserved = await runMain(env, 'tenant', 'create', '--subdomain', 'www', '--name', 'Nope');
     expect(reserved).toMatchObject({ code: 1, stderr: expect.stringMatching(/^ReservedValue: /) });
 

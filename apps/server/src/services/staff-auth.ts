@@ -263,7 +263,11 @@ export async function changePassword(
     if (found.token.usedAt !== null || found.token.expiresAt.getTime() <= now.getTime()) {
       throw new ApiError(409, 'InvalidState', apiMessages.invalidResetToken);
     }
-    assertStrongPassword(change.newPassword, [found.user.username, found.user.email, found.user.displayName]);
+    await assertStrongPassword(change.newPassword, [
+      found.user.username,
+      found.user.email,
+      found.user.displayName,
+    ]);
     // Single use even under parallel requests: only one update can claim the token.
     const [claimed] = await ctx.db
       .update(passwordResetTokens)
@@ -304,7 +308,7 @@ export async function changePassword(
       throw error;
     },
   );
-  assertStrongPassword(change.newPassword, [checked.username, checked.email, checked.displayName]);
+  await assertStrongPassword(change.newPassword, [checked.username, checked.email, checked.displayName]);
   await setPassword(ctx, checked, change.newPassword);
   await ctx.audit.record({
     event,

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { HashThreads } from '../src/services/hash-threads.ts';
+import { hashPassword, verifyPassword } from '../src/services/passwords.ts';
+
+/** Small parameters: these tests are about the threads, not the hash's cost. */
+const cheap = { algorithm: 2, memoryCost: 1024, timeCost: 1, parallelism: 1 } as const;
+
+describe('password hashes on threads of their own', () => {
+  it('hashes with the product parameters and verifies the right password only', async () => {
+    const stored = await hashPassword('a long passphrase nobody guesses');
+    expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    await expect(verifyPassword(stored, 'a long passphrase nobody guesses')).resolves.toBe(true);
+    await expect(verifyPassword(stored, 'a long passphrase nobody guessed')).resolves.toBe(false);
+  });
+
+  it('answers false for an unknown user and for a stored hash it cannot read', async () => {
+    await expect(verifyPassword(undefined, 'anything at all')).resolves.toBe(false);
+    await expect(verifyPassword('not a PHC string', 'anything at all')).resolves.toBe(false);
+  });
+
+  it("rejects a job the library refuses with the library's message", async () => {
+    const threads = new HashThreads(1);
+    await expect(
+      threads.run({ kind: 'verify', storedHash: '$argon2id$broken', password: 'x' }),
+    ).rejects.toThrow(/\S/);
+    // The thread survives a refused job and takes the next one.
+    const stored = await threads.run({ kind: 'hash', password: 'after the refusal', options: cheap });
+    await expect(
+      threads.run({ kind: 'verify', storedHash: String(stored), password: 'after the refusal' }),
+    ).resolves.toBe(true);
+    expect(threads.started).toBe(1);
+  });
+
+  it('starts one thread for one job at a time and never more than its limit', async () => {
+    const threads = new HashThreads(2);
+    for (const password of ['one', 'two', 'three']) {
+      await threads.run({ kind: 'hash', password, options: cheap });
+    }
+    expect(threads.started).toBe(1);
+
+    const passwords = Array.from({ length: 8 }, (_, index) => `password ${index}`);
+    const hashes = await Promise.all(
+      passwords.map((password) => threads.run({ kind: 'hash', password, options: cheap })),
+    );
+    expect(threads.started).toBe(2);
+    // Every answer reaches the job that asked for it.
+    const checks = await Promise.all(
+      hashes.map((stored, index) =>
+        threads.run({ kind: 'verify', storedHash: String(stored), password: passwords[index] ?? '' }),
+      ),
+    );
+    expect(checks).toEqual(passwords.map(() => true));
+    const crossed = await threads.run({
+      kind: 'verify',
+      storedHash: String(hashes[0]),
+      password: 'password 1',
+    });
+    expect(crossed).toBe(false);
+  });
+});
