@@ -1,5 +1,5 @@
 import type { AuthTokenResult } from '@entry/domain';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { appsOrigin } from '../config.ts';
 import type { AppContext } from '../context.ts';
@@ -29,11 +29,29 @@ const userLocked = () => new ApiError(401, 'UserLocked', apiMessages.userLocked)
 
 export const normaliseUsername = (username: string) => username.trim().toLowerCase();
 
-async function findUser(db: Database, kind: StaffKind, username: string): Promise<StaffUser | undefined> {
-  const [user] = await db
+function userQuery(db: Database) {
+  return db
     .select()
     .from(staffUsers)
-    .where(and(eq(staffUsers.kind, kind), eq(staffUsers.username, normaliseUsername(username))));
+    .where(
+      and(eq(staffUsers.kind, sql.placeholder('kind')), eq(staffUsers.username, sql.placeholder('username'))),
+    )
+    .prepare('entry_staff_user');
+}
+
+/**
+ * Every password sign-in reads its user: the read is built once per handle and prepared once per
+ * connection on PostgreSQL, rather than built and planned on every sign-in.
+ */
+const userQueries = new WeakMap<Database, ReturnType<typeof userQuery>>();
+
+async function findUser(db: Database, kind: StaffKind, username: string): Promise<StaffUser | undefined> {
+  let query = userQueries.get(db);
+  if (query === undefined) {
+    query = userQuery(db);
+    userQueries.set(db, query);
+  }
+  const [user] = await query.execute({ kind, username: normaliseUsername(username) });
   return user?.disabled ? undefined : user;
 }
 
