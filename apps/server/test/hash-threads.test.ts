@@ -20,41 +20,29 @@ describe('password hashes on threads of their own', () => {
 
   it("rejects a job the library refuses with the library's message", async () => {
     const threads = new HashThreads(1);
-    await expect(
-      threads.run({ kind: 'verify', storedHash: '$argon2id$broken', password: 'x' }),
-    ).rejects.toThrow(/\S/);
+    await expect(threads.verify('$argon2id$broken', 'x')).rejects.toThrow(/\S/);
     // The thread survives a refused job and takes the next one.
-    const stored = await threads.run({ kind: 'hash', password: 'after the refusal', options: cheap });
-    await expect(
-      threads.run({ kind: 'verify', storedHash: String(stored), password: 'after the refusal' }),
-    ).resolves.toBe(true);
+    const stored = await threads.hash('after the refusal', cheap);
+    await expect(threads.verify(stored, 'after the refusal')).resolves.toBe(true);
     expect(threads.started).toBe(1);
   });
 
   it('starts one thread for one job at a time and never more than its limit', async () => {
     const threads = new HashThreads(2);
     for (const password of ['one', 'two', 'three']) {
-      await threads.run({ kind: 'hash', password, options: cheap });
+      await threads.hash(password, cheap);
     }
     expect(threads.started).toBe(1);
 
     const passwords = Array.from({ length: 8 }, (_, index) => `password ${index}`);
-    const hashes = await Promise.all(
-      passwords.map((password) => threads.run({ kind: 'hash', password, options: cheap })),
-    );
+    const hashes = await Promise.all(passwords.map((password) => threads.hash(password, cheap)));
     expect(threads.started).toBe(2);
     // Every answer reaches the job that asked for it.
     const checks = await Promise.all(
-      hashes.map((stored, index) =>
-        threads.run({ kind: 'verify', storedHash: String(stored), password: passwords[index] ?? '' }),
-      ),
+      hashes.map((stored, index) => threads.verify(stored, passwords[index] ?? '')),
     );
     expect(checks).toEqual(passwords.map(() => true));
-    const crossed = await threads.run({
-      kind: 'verify',
-      storedHash: String(hashes[0]),
-      password: 'password 1',
-    });
+    const crossed = await threads.verify(hashes[0] ?? '', 'password 1');
     expect(crossed).toBe(false);
   });
 });

@@ -196,6 +196,22 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
 }
 
 /**
+ * What `build` makes of a database handle, made once per handle at its first use: the prepared
+ * queries of a hot path are built once, then prepared once per connection on PostgreSQL.
+ */
+export function oncePerHandle<T>(build: (db: Database) => T): (db: Database) => T {
+  const built = new WeakMap<Database, T>();
+  return (db) => {
+    let value = built.get(db);
+    if (value === undefined) {
+      value = build(db);
+      built.set(db, value);
+    }
+    return value;
+  };
+}
+
+/**
  * A raw statement with a fixed text. On PostgreSQL a named one is parsed and planned once per
  * connection (node-postgres keeps it by name), instead of on every call; `name` is undefined when
  * the statement runs unnamed.

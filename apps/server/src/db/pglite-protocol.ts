@@ -1,4 +1,7 @@
-/** What the server's thread and the embedded database's thread (pglite-worker.ts) say to each other. */
+/**
+ * What the server's thread asks the embedded database's thread (pglite-worker.ts); the answers are
+ * `ThreadReply`s (thread-calls.ts), and the reply of id 0 answers the start.
+ */
 
 export interface PgliteThreadOptions {
   path: string;
@@ -20,32 +23,3 @@ export type PgliteRequest =
   | { id: number; op: 'begin' }
   | { id: number; op: 'end'; transaction: number; commit: boolean }
   | { id: number; op: 'close' };
-
-/** An error as it crosses threads: its message and the fields PostgreSQL gave it (`code`, `detail`...). */
-export interface SerializedError {
-  name: string;
-  message: string;
-  fields: Record<string, unknown>;
-}
-
-/** Answers carry the id of their request; id 0 answers the start. */
-export type PgliteReply =
-  | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: SerializedError };
-
-const primitive = (value: unknown) =>
-  value === null || ['string', 'number', 'boolean'].includes(typeof value);
-
-export function serializeError(error: unknown): SerializedError {
-  if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {} };
-  const fields = Object.fromEntries(
-    Object.entries(error).filter(([key, value]) => key !== 'params' && primitive(value)),
-  );
-  return { name: error.name, message: error.message, fields };
-}
-
-export function deserializeError(serialized: SerializedError): Error {
-  const error = Object.assign(new Error(serialized.message), serialized.fields);
-  error.name = serialized.name;
-  return error;
-}

@@ -1,11 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
-import {
-  deserializeError,
-  type PgliteReply,
-  type PgliteRequest,
-  type PgliteThreadOptions,
-} from './pglite-protocol.ts';
+import { deserializeError, ThreadCalls, type ThreadReply } from '../thread-calls.ts';
+import type { PgliteRequest, PgliteThreadOptions } from './pglite-protocol.ts';
 
 /** What a statement answers, as far as it crosses threads. */
 type ThreadResults<Row> = Pick<Results<Row>, 'rows' | 'fields' | 'affectedRows'>;
@@ -16,7 +12,7 @@ export interface PgliteQueries {
   exec(text: string): Promise<ThreadResults<unknown>[]>;
 }
 
-/** Each kind of request without its id, which `#call` adds. */
+/** Each kind of request without its id, which `ThreadCalls` adds. */
 type WithoutId<Request> = Request extends PgliteRequest ? Omit<Request, 'id'> : never;
 type RequestWithoutId = WithoutId<PgliteRequest>;
 
@@ -37,20 +33,19 @@ const workerBootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/ap
  */
 export class PgliteThread implements PgliteQueries {
   readonly #worker: Worker;
-  readonly #pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
-  #nextId = 1;
-  #stopped: Error | undefined;
+  readonly #calls: ThreadCalls;
   #closing = false;
   #onStop: (error: Error) => void = () => undefined;
 
   private constructor(worker: Worker) {
     this.#worker = worker;
-    worker.on('message', (message: PgliteReply) => this.#settle(message));
-    worker.on('error', (error) => this.#stop(error));
-    worker.on('exit', (code) =>
-      this.#stop(new Error(`The embedded database's thread ended (exit code ${code})`)),
+    this.#calls = new ThreadCalls(
+      worker,
+      (code) => `The embedded database's thread ended (exit code ${code})`,
+      (reason) => {
+        if (!this.#closing) this.#onStop(reason);
+      },
     );
-    worker.unref();
   }
 
   /** Starts the thread and waits until PGlite is open in `options.path`. */
@@ -59,7 +54,7 @@ export class PgliteThread implements PgliteQueries {
     return new Promise((resolve, reject) => {
       const exited = (code: number) =>
         reject(new Error(`The embedded database's thread ended before it opened (exit code ${code})`));
-      const started = (message: PgliteReply) => {
+      const started = (message: ThreadReply) => {
         worker.off('message', started);
         worker.off('error', reject);
         worker.off('exit', exited);
@@ -75,38 +70,13 @@ export class PgliteThread implements PgliteQueries {
     });
   }
 
-  #settle(message: PgliteReply): void {
-    const pending = this.#pending.get(message.id);
-    if (pending === undefined) return;
-    this.#pending.delete(message.id);
-    if (this.#pending.size === 0) this.#worker.unref();
-    if (message.ok) pending.resolve(message.value);
-    else pending.reject(deserializeError(message.error));
-  }
-
   /** Where it reports the thread ending other than by `close` (an error in PGlite, memory exhausted). */
   onStop(listener: (error: Error) => void): void {
     this.#onStop = listener;
   }
 
-  #stop(reason: Error): void {
-    if (this.#stopped !== undefined) return;
-    this.#stopped = reason;
-    if (!this.#closing) this.#onStop(reason);
-    for (const pending of this.#pending.values()) pending.reject(reason);
-    this.#pending.clear();
-  }
-
-  /** Sends a request; while any is unanswered the thread keeps the process alive, as a socket would. */
   #call(request: RequestWithoutId): Promise<unknown> {
-    if (this.#stopped !== undefined) return Promise.reject(this.#stopped);
-    const id = this.#nextId;
-    this.#nextId += 1;
-    if (this.#pending.size === 0) this.#worker.ref();
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ ...request, id });
-    });
+    return this.#calls.call(request);
   }
 
   #query<Row>(

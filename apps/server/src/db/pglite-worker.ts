@@ -1,11 +1,7 @@
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
-import {
-  type PgliteReply,
-  type PgliteRequest,
-  type PgliteThreadOptions,
-  serializeError,
-} from './pglite-protocol.ts';
+import { serializeError, type ThreadReply } from '../thread-calls.ts';
+import type { PgliteRequest, PgliteThreadOptions } from './pglite-protocol.ts';
 
 /**
  * The embedded database's own thread (see pglite-thread.ts): it opens PGlite in the data directory
@@ -29,8 +25,8 @@ interface OpenTransaction {
 /** Thrown inside PGlite's transaction to have it roll back; never leaves this thread. */
 const rollbackRequested = Symbol('rollback requested');
 
-const reply = (message: PgliteReply) => port.postMessage(message);
-const failure = (id: number, error: unknown): PgliteReply => ({
+const reply = (message: ThreadReply) => port.postMessage(message);
+const failure = (id: number, error: unknown): ThreadReply => ({
   id,
   ok: false,
   error: serializeError(error),

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { ThreadCalls } from '../thread-calls.ts';
 
 /** argon2 parameters as `@node-rs/argon2` takes them. */
 export interface Argon2Options {
@@ -10,19 +11,14 @@ export interface Argon2Options {
   parallelism: number;
 }
 
-export type HashJob =
+type HashJob =
   | { kind: 'hash'; password: string; options: Argon2Options }
   | { kind: 'verify'; storedHash: string; password: string };
 
-type HashRequest = HashJob & { id: number };
-
-type HashReply =
-  | { id: number; ok: true; value: string | boolean }
-  | { id: number; ok: false; message: string };
-
 /**
  * The thread's code, plain JavaScript so it needs no loader: it hashes and verifies one job after
- * another, in the order they came, with the synchronous calls of `@node-rs/argon2`.
+ * another, in the order they came, with the synchronous calls of `@node-rs/argon2`, and answers
+ * each with a `ThreadReply`.
  */
 const threadSource = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -34,52 +30,11 @@ parentPort.on('message', (job) => {
       : argon2.verifySync(job.storedHash, job.password);
     parentPort.postMessage({ id: job.id, ok: true, value });
   } catch (error) {
-    parentPort.postMessage({ id: job.id, ok: false, message: error instanceof Error ? error.message : String(error) });
+    const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
+    parentPort.postMessage({ id: job.id, ok: false, error: { name, message, fields: {} } });
   }
 });
 `;
-
-interface Waiting {
-  resolve(value: string | boolean): void;
-  reject(error: Error): void;
-}
-
-class HashThread {
-  readonly #worker: Worker;
-  readonly #waiting = new Map<number, Waiting>();
-
-  constructor(argon2Path: string, onEnd: (thread: HashThread) => void) {
-    this.#worker = new Worker(threadSource, { eval: true, workerData: { argon2Path } });
-    this.#worker.unref();
-    this.#worker.on('message', (reply: HashReply) => this.#settle(reply));
-    const end = (reason: Error) => {
-      onEnd(this);
-      for (const waiting of this.#waiting.values()) waiting.reject(reason);
-      this.#waiting.clear();
-    };
-    this.#worker.on('error', end);
-    this.#worker.on('exit', (code) => end(new Error(`A password hashing thread ended (exit code ${code})`)));
-  }
-
-  get queued(): number {
-    return this.#waiting.size;
-  }
-
-  /** While a job is unanswered the thread keeps the process alive, as a socket would. */
-  run(request: HashRequest, waiting: Waiting): void {
-    if (this.#waiting.size === 0) this.#worker.ref();
-    this.#waiting.set(request.id, waiting);
-    this.#worker.postMessage(request);
-  }
-
-  #settle(reply: HashReply): void {
-    const waiting = this.#waiting.get(reply.id);
-    this.#waiting.delete(reply.id);
-    if (this.#waiting.size === 0) this.#worker.unref();
-    if (reply.ok) waiting?.resolve(reply.value);
-    else waiting?.reject(new Error(reply.message));
-  }
-}
 
 /**
  * Password hashes on threads of their own, one per core at most, each with its own queue. On the
@@ -89,10 +44,9 @@ class HashThread {
  * when the work needs them, so a command that hashes once starts one.
  */
 export class HashThreads {
-  readonly #threads: HashThread[] = [];
+  readonly #threads: ThreadCalls[] = [];
   readonly #limit: number;
   readonly #argon2Path = createRequire(import.meta.url).resolve('@node-rs/argon2');
-  #nextId = 1;
 
   constructor(limit = availableParallelism()) {
     this.#limit = limit;
@@ -102,26 +56,34 @@ export class HashThreads {
     return this.#threads.length;
   }
 
-  run(job: HashJob): Promise<string | boolean> {
-    return new Promise((resolve, reject) => {
-      const id = this.#nextId;
-      this.#nextId += 1;
-      this.#leastQueued().run({ ...job, id }, { resolve, reject });
-    });
+  /** The PHC string of `password` hashed with `options`. */
+  async hash(password: string, options: Argon2Options): Promise<string> {
+    return String(await this.#run({ kind: 'hash', password, options }));
   }
 
-  #leastQueued(): HashThread {
-    const shortest = this.#threads.reduce<HashThread | undefined>(
-      (best, thread) => (best === undefined || thread.queued < best.queued ? thread : best),
+  /** Whether `password` matches `storedHash`; rejects when the library cannot read `storedHash`. */
+  async verify(storedHash: string, password: string): Promise<boolean> {
+    return (await this.#run({ kind: 'verify', storedHash, password })) === true;
+  }
+
+  #run(job: HashJob): Promise<unknown> {
+    return this.#leastQueued().call(job);
+  }
+
+  #leastQueued(): ThreadCalls {
+    const shortest = this.#threads.reduce<ThreadCalls | undefined>(
+      (best, thread) => (best === undefined || thread.pending < best.pending ? thread : best),
       undefined,
     );
-    if (shortest !== undefined && (shortest.queued === 0 || this.#threads.length >= this.#limit)) {
+    if (shortest !== undefined && (shortest.pending === 0 || this.#threads.length >= this.#limit)) {
       return shortest;
     }
-    const started = new HashThread(this.#argon2Path, (ended) => {
-      const index = this.#threads.indexOf(ended);
-      if (index >= 0) this.#threads.splice(index, 1);
-    });
+    const worker = new Worker(threadSource, { eval: true, workerData: { argon2Path: this.#argon2Path } });
+    const started = new ThreadCalls(
+      worker,
+      (code) => `A password hashing thread ended (exit code ${code})`,
+      () => this.#threads.splice(this.#threads.indexOf(started), 1),
+    );
     this.#threads.push(started);
     return started;
   }

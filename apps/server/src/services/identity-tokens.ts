@@ -1,6 +1,6 @@
 import type { ConsumerIdentityToken } from '@entry/domain';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Database } from '../db/index.ts';
+import { type Database, oncePerHandle } from '../db/index.ts';
 import { consumers, identityTokens, tenants } from '../db/schema.ts';
 import { isGuid, normaliseShortId } from './identity-tokens-short-id.ts';
 
@@ -33,19 +33,10 @@ type TokenQuery = ReturnType<typeof tokenQuery>;
  * A direct sign-in reads its token on every call: the two reads are built once per handle and
  * prepared once per connection on PostgreSQL, rather than built and planned on every call.
  */
-const tokenQueries = new WeakMap<Database, { byGuid: TokenQuery; byShortId: TokenQuery }>();
-
-function tokenQueriesFor(db: Database): { byGuid: TokenQuery; byShortId: TokenQuery } {
-  let queries = tokenQueries.get(db);
-  if (queries === undefined) {
-    queries = {
-      byGuid: tokenQuery(db, 'guid', 'entry_identity_token_by_guid'),
-      byShortId: tokenQuery(db, 'shortId', 'entry_identity_token_by_short_id'),
-    };
-    tokenQueries.set(db, queries);
-  }
-  return queries;
-}
+const tokenQueriesFor = oncePerHandle((db) => ({
+  byGuid: tokenQuery(db, 'guid', 'entry_identity_token_by_guid'),
+  byShortId: tokenQuery(db, 'shortId', 'entry_identity_token_by_short_id'),
+}));
 
 /**
  * A token that exists and has not been revoked, found by guid or short id, with its consumer's

@@ -16,8 +16,8 @@ export const passwordMessages = {
 
 const hashThreads = new HashThreads();
 
-export async function hashPassword(password: string): Promise<string> {
-  return String(await hashThreads.run({ kind: 'hash', password, options: argon2Options }));
+export function hashPassword(password: string): Promise<string> {
+  return hashThreads.hash(password, argon2Options);
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -29,11 +29,11 @@ let dummyHash: Promise<string> | undefined;
 export async function verifyPassword(storedHash: string | undefined, password: string): Promise<boolean> {
   if (storedHash === undefined) {
     dummyHash ??= hashPassword('not a password anyone has: dummy for equal timing');
-    await hashThreads.run({ kind: 'verify', storedHash: await dummyHash, password });
+    await hashThreads.verify(await dummyHash, password);
     return false;
   }
   try {
-    return (await hashThreads.run({ kind: 'verify', storedHash, password })) === true;
+    return await hashThreads.verify(storedHash, password);
   } catch {
     return false;
   }

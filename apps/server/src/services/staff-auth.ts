@@ -3,7 +3,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { appsOrigin } from '../config.ts';
 import type { AppContext } from '../context.ts';
-import type { Database } from '../db/index.ts';
+import { type Database, oncePerHandle } from '../db/index.ts';
 import { passwordResetTokens, type StaffKind, sessions, staffUsers, tenants } from '../db/schema.ts';
 import { partOf } from '../db/sql.ts';
 import { ApiError, apiMessages, notFound } from '../errors.ts';
@@ -29,29 +29,22 @@ const userLocked = () => new ApiError(401, 'UserLocked', apiMessages.userLocked)
 
 export const normaliseUsername = (username: string) => username.trim().toLowerCase();
 
-function userQuery(db: Database) {
-  return db
+/**
+ * Every password sign-in reads its user: the read is built once per handle and prepared once per
+ * connection on PostgreSQL, rather than built and planned on every sign-in.
+ */
+const userQueryFor = oncePerHandle((db) =>
+  db
     .select()
     .from(staffUsers)
     .where(
       and(eq(staffUsers.kind, sql.placeholder('kind')), eq(staffUsers.username, sql.placeholder('username'))),
     )
-    .prepare('entry_staff_user');
-}
-
-/**
- * Every password sign-in reads its user: the read is built once per handle and prepared once per
- * connection on PostgreSQL, rather than built and planned on every sign-in.
- */
-const userQueries = new WeakMap<Database, ReturnType<typeof userQuery>>();
+    .prepare('entry_staff_user'),
+);
 
 async function findUser(db: Database, kind: StaffKind, username: string): Promise<StaffUser | undefined> {
-  let query = userQueries.get(db);
-  if (query === undefined) {
-    query = userQuery(db);
-    userQueries.set(db, query);
-  }
-  const [user] = await query.execute({ kind, username: normaliseUsername(username) });
+  const [user] = await userQueryFor(db).execute({ kind, username: normaliseUsername(username) });
   return user?.disabled ? undefined : user;
 }
 
