@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -54,20 +54,23 @@ export interface StartOptions {
   readyTimeoutMs?: number;
 }
 
-/** Starts one server in its own process, its output kept in bench/results/logs/<name>.log. */
+/**
+ * Starts one server in its own process, its output kept in bench/results/logs/<name>.log. The
+ * server writes the file itself, as a deployment's log shipper would take it: relayed through
+ * this process, every log line would cost the load generator's thread too.
+ */
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
-  const log = createWriteStream(path.join(logsDir, `${options.name}.log`));
+  const log = openSync(path.join(logsDir, `${options.name}.log`), 'w');
   const child = spawn(
     process.execPath,
     [...(options.nodeFlags ?? []), '--import', 'tsx', options.script, ...(options.args ?? [])],
     {
       cwd: repoRoot,
       env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', log, log],
     },
   );
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  closeSync(log);
   const baseUrl = `http://127.0.0.1:${options.port}`;
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${options.name}: could not start`);

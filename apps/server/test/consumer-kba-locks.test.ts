@@ -6,6 +6,7 @@ import {
   lockDurationMs,
   recordFailure,
   recordSuccess,
+  sameLockState,
   settle,
   tokenLockPolicy,
   unlockedState,
@@ -66,6 +67,17 @@ describe('token lock', () => {
     const four = failTimes(unlockedState, 4, 5, start).state;
     const afterSuccess = recordSuccess(four, start);
     expect(failTimes(afterSuccess, 4, 5, start).locks).toBe(0);
+  });
+
+  it('a success changes nothing when there is no run to end, and knows when there is', () => {
+    expect(sameLockState(unlockedState, recordSuccess(unlockedState, start))).toBe(true);
+    const one = recordFailure(unlockedState, tokenLockPolicy, start).state;
+    expect(sameLockState(one, recordSuccess(one, start))).toBe(false);
+    const locked = failTimes(unlockedState, 5, 5, start).state;
+    const afterLock = at((locked.lockedUntil?.getTime() ?? 0) - start.getTime());
+    // Past its lock, the level still counts until 24 quiet hours have passed: nothing to write.
+    expect(sameLockState(locked, recordSuccess(locked, afterLock))).toBe(true);
+    expect(sameLockState(locked, recordSuccess(locked, at(24 * hour)))).toBe(false);
   });
 
   it('starts over after 24 quiet hours, including the doubling', () => {

@@ -10,6 +10,14 @@ import { type DatabaseHandle, openDatabase } from '../src/db/index.ts';
 import { ensureDemoData } from '../src/demo/seed.ts';
 import { createTestDatabase, databaseLabel, TestClock, type TestDatabase } from './helpers/server.ts';
 
+interface LogEntry {
+  reqId?: string;
+  msg?: string;
+  req?: { method: string; url: string; remoteAddress: string };
+  res?: { statusCode: number };
+  responseTime?: number;
+}
+
 describe(`health, readiness and logs (${databaseLabel})`, () => {
   let database: TestDatabase;
   let handle: DatabaseHandle;
@@ -112,16 +120,38 @@ describe(`health, readiness and logs (${databaseLabel})`, () => {
 
     const logged = logLines.join('');
     for (const secret of secrets) expect(logged).not.toContain(secret);
-    const entries = logLines.map(
-      (line) => JSON.parse(line) as { reqId?: string; msg?: string; req?: { url: string } },
-    );
-    for (const requestId of [read.headers['x-request-id'], mfa.headers['x-request-id']]) {
+    const entries = logLines.map((line) => JSON.parse(line) as LogEntry);
+    // One line per request, when it ends: what was asked, by whom, and how it was answered.
+    for (const [response, statusCode] of [
+      [read, 200],
+      [mfa, 401],
+    ] as const) {
+      const requestId = response.headers['x-request-id'];
       expect(requestId).toEqual(expect.any(String));
-      const forRequest = entries.filter((entry) => entry.reqId === requestId);
-      expect(forRequest.map((entry) => entry.msg)).toEqual(['incoming request', 'request completed']);
+      expect(entries.filter((entry) => entry.reqId === requestId)).toEqual([
+        expect.objectContaining({
+          msg: 'request completed',
+          req: expect.objectContaining({ method: expect.any(String), remoteAddress: expect.any(String) }),
+          res: { statusCode },
+          responseTime: expect.any(Number),
+        }),
+      ]);
     }
     expect(entries.map((entry) => entry.req?.url).filter(Boolean)).toEqual([
       '/[redacted]/4/77',
+      '/api/auth/v1/consumer/sign-in/mfa?mfaCode=[redacted]',
+    ]);
+  });
+
+  it('logs the start of each request too at LOG_LEVEL=debug, redacted the same way', async () => {
+    const { app, logLines } = await startApp({ LOG_LEVEL: 'debug' });
+    const mfa = await app.inject({ method: 'POST', url: '/api/auth/v1/consumer/sign-in/mfa?mfaCode=654321' });
+    const entries = logLines
+      .map((line) => JSON.parse(line) as LogEntry)
+      .filter((entry) => entry.reqId === mfa.headers['x-request-id']);
+    expect(entries.map((entry) => entry.msg)).toEqual(['incoming request', 'request completed']);
+    expect(entries.map((entry) => entry.req?.url)).toEqual([
+      '/api/auth/v1/consumer/sign-in/mfa?mfaCode=[redacted]',
       '/api/auth/v1/consumer/sign-in/mfa?mfaCode=[redacted]',
     ]);
   });

@@ -132,6 +132,22 @@ describe(`admin and customer password sign-in (${databaseLabel})`, () => {
     expect((await attempt(password)).status).toBe(200);
   });
 
+  it('ends a run of failures with the right password, so only consecutive failures lock', async () => {
+    const { username, password } = server.demo.admin;
+    const attempt = (pw: string) =>
+      call(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', { body: { username, password: pw } });
+    for (let round = 0; round < 2; round += 1) {
+      for (let i = 0; i < 9; i += 1) expect((await attempt('wrong password guess')).status).toBe(401);
+      expect((await attempt(password)).status).toBe(200);
+    }
+    // A success with no run to end changes nothing either.
+    expect((await attempt(password)).status).toBe(200);
+    for (let i = 0; i < 9; i += 1) await attempt('wrong password guess');
+    expect((await attempt('wrong password guess')).body.errorCode).toBe('UserLocked');
+    server.clock.advanceMinutes(24 * 60);
+    expect((await attempt(password)).status).toBe(200);
+  });
+
   it('refuses a password older than the tenant allows with PasswordExpired, until it is changed', async () => {
     const { username, password } = server.demo.customer;
     await server.ctx.db

@@ -46,6 +46,15 @@ export const unlockedState: LockState = {
   lastFailureAt: null,
 };
 
+export function sameLockState(a: LockState, b: LockState): boolean {
+  return (
+    a.failedCount === b.failedCount &&
+    a.lockLevel === b.lockLevel &&
+    a.lockedUntil?.getTime() === b.lockedUntil?.getTime() &&
+    a.lastFailureAt?.getTime() === b.lastFailureAt?.getTime()
+  );
+}
+
 export function isLocked(state: LockState, now: Date): boolean {
   return state.lockedUntil !== null && state.lockedUntil.getTime() > now.getTime();
 }

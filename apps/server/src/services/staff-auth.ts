@@ -7,7 +7,15 @@ import { type Database, oncePerHandle } from '../db/index.ts';
 import { passwordResetTokens, type StaffKind, sessions, staffUsers, tenants } from '../db/schema.ts';
 import { partOf } from '../db/sql.ts';
 import { ApiError, apiMessages, notFound } from '../errors.ts';
-import { isLocked, type LockPolicy, lockStateOf, recordFailure, recordSuccess, settle } from './kba-locks.ts';
+import {
+  isLocked,
+  type LockPolicy,
+  lockStateOf,
+  recordFailure,
+  recordSuccess,
+  sameLockState,
+  settle,
+} from './kba-locks.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords.ts';
 import { hashToken, randomToken } from './sessions.ts';
 import { createSubscriptionLinks } from './subscriptions.ts';
@@ -59,12 +67,16 @@ async function countFailure(ctx: AppContext, userId: number): Promise<{ lockedNo
   });
 }
 
-/** The update that ends a user's run of failed sign-ins, not yet run (a sign-in writes it with its session). */
-function successUpdate(ctx: AppContext, user: StaffUser) {
-  return ctx.db
-    .update(staffUsers)
-    .set(recordSuccess(lockStateOf(user), ctx.clock.now()))
-    .where(eq(staffUsers.id, user.id));
+/**
+ * The update that ends a user's run of failed sign-ins, not yet run (a sign-in writes it with its
+ * session); none when there is no run to end, so that a user signing in many times at once (an
+ * API client, a shared account) does not queue every sign-in behind one row lock.
+ */
+function successUpdates(ctx: AppContext, user: StaffUser) {
+  const state = lockStateOf(user);
+  const next = recordSuccess(state, ctx.clock.now());
+  if (sameLockState(state, next)) return [];
+  return [ctx.db.update(staffUsers).set(next).where(eq(staffUsers.id, user.id))];
 }
 
 async function passwordExpired(ctx: AppContext, user: StaffUser): Promise<boolean> {
@@ -135,7 +147,7 @@ export async function staffSignIn(
   const event = `${kind}.sign-in`;
   const user = await checkPassword(ctx, kind, credentials.username, credentials.password, ip, event);
   if (await passwordExpired(ctx, user)) {
-    await successUpdate(ctx, user);
+    for (const update of successUpdates(ctx, user)) await update;
     await ctx.audit.record({
       event,
       outcome: 'failure',
@@ -157,7 +169,7 @@ export async function staffSignIn(
       roleId: user.roleId,
     },
     (sessionId) => [
-      partOf(successUpdate(ctx, user)),
+      ...successUpdates(ctx, user).map(partOf),
       ctx.audit.insertOf({
         event,
         outcome: 'success',
