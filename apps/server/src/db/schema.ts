@@ -92,17 +92,18 @@ export const identityTokens = pgTable('identity_tokens', {
   ...lockColumns(),
 });
 
+/** Names its tenant, user, consumer and token without foreign keys (migration 0500). */
 export const sessions = pgTable('sessions', {
   id: uuid('id').primaryKey(),
   scope: text('scope').$type<Scope>().notNull(),
-  tenantId: integer('tenant_id').references(() => tenants.id),
-  staffUserId: bigint('staff_user_id', { mode: 'number' }).references(() => staffUsers.id),
-  consumerId: bigint('consumer_id', { mode: 'number' }).references(() => consumers.id),
-  identityTokenGuid: uuid('identity_token_guid').references(() => identityTokens.guid),
+  tenantId: integer('tenant_id'),
+  staffUserId: bigint('staff_user_id', { mode: 'number' }),
+  consumerId: bigint('consumer_id', { mode: 'number' }),
+  identityTokenGuid: uuid('identity_token_guid'),
   accessType: text('access_type').$type<AccessType>().notNull(),
   hasRestrictedAccess: boolean('has_restricted_access').notNull(),
   roleId: integer('role_id'),
-  launchedByAdminId: bigint('launched_by_admin_id', { mode: 'number' }).references(() => staffUsers.id),
+  launchedByAdminId: bigint('launched_by_admin_id', { mode: 'number' }),
   createdAt: at('created_at').notNull().defaultNow(),
   revokedAt: at('revoked_at'),
   revokedReason: text('revoked_reason'),
@@ -178,9 +179,10 @@ export const emailSubscriptions = pgTable(
   (table) => [unique('email_subscriptions_address_unique').on(table.tenantId, table.emailAddress)],
 );
 
+/** Names its tenant without a foreign key (migration 0500). */
 export const mailOutbox = pgTable('mail_outbox', {
   id: id(),
-  tenantId: integer('tenant_id').references(() => tenants.id),
+  tenantId: integer('tenant_id'),
   toAddress: text('to_address').notNull(),
   subject: text('subject').notNull(),
   textBody: text('text_body').notNull(),
