@@ -1,6 +1,7 @@
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import { serializeError, type ThreadReply } from '../thread-calls.ts';
+import { PreparedStatements } from './pglite-prepared.ts';
 import type { PgliteRequest, PgliteThreadOptions } from './pglite-protocol.ts';
 
 /**
@@ -49,6 +50,7 @@ function queryOptions(request: Extract<PgliteRequest, { op: 'query' }>): QueryOp
 async function start(): Promise<void> {
   const client = await PGlite.create(options.path, { postgresqlconf: options.postgresqlconf });
   const transactions = new Map<number, OpenTransaction>();
+  const prepared = new PreparedStatements(client);
 
   const queriesOf = (transactionId: number | undefined) => {
     if (transactionId === undefined) return client;
@@ -89,11 +91,10 @@ async function start(): Promise<void> {
   async function handle(request: PgliteRequest): Promise<void> {
     switch (request.op) {
       case 'query': {
-        const results = await queriesOf(request.transaction).query(
-          request.text,
-          request.params,
-          queryOptions(request),
-        );
+        const results =
+          request.transaction === undefined
+            ? await prepared.query(request.text, request.params, queryOptions(request))
+            : await queriesOf(request.transaction).query(request.text, request.params, queryOptions(request));
         reply({ id: request.id, ok: true, value: crossingPart(results) });
         return;
       }
