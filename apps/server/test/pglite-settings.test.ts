@@ -8,7 +8,6 @@ import {
   type DatabaseHandle,
   executeStatement,
   openDatabase,
-  pglitePlanCacheMode,
   pgliteSharedBuffers,
   statement,
 } from '../src/db/index.ts';
@@ -34,15 +33,6 @@ describe('the embedded PGlite database', () => {
         rows: { shared_buffers: string }[];
       };
       expect(result.rows[0]?.shared_buffers).toBe(pgliteSharedBuffers);
-    }));
-
-  it('plans every run of a prepared statement for the tables as they are then', () =>
-    withEmbeddedDatabase(async ({ db }) => {
-      const result = (await db.execute(sql`SHOW plan_cache_mode`)) as {
-        rows: { plan_cache_mode: string }[];
-      };
-      expect(result.rows[0]?.plan_cache_mode).toBe(pglitePlanCacheMode);
-      expect(pglitePlanCacheMode).toBe('force_custom_plan');
     }));
 
   it('runs statements on a thread of its own, so the server keeps serving while one runs', () =>

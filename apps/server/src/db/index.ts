@@ -42,15 +42,6 @@ export interface DatabaseHandle {
  */
 export const pgliteSharedBuffers = '16MB';
 
-/**
- * Every run of a prepared statement is planned for its values and the tables as they are then
- * (`force_custom_plan`): PostgreSQL's generic plan, chosen after five runs from the statistics of
- * the time, kept scanning tables that had since grown, and direct sign-ins on PGlite slowed from
- * run to run (1.1 to 2.6 ms a statement in one minute). Planning costs less than the parsing the
- * prepared statements still save (decision record 010).
- */
-export const pglitePlanCacheMode = 'force_custom_plan';
-
 const migrationsDir = path.join(import.meta.dirname, 'migrations');
 /** Any fixed number: the advisory lock that serialises migrations across instances. */
 const migrationLockId = 727_001;
@@ -169,7 +160,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     ]);
     const client = await PgliteThread.open({
       path: path.join(config.dataDir, 'pglite'),
-      postgresqlconf: [`shared_buffers=${pgliteSharedBuffers}`, `plan_cache_mode=${pglitePlanCacheMode}`],
+      postgresqlconf: [`shared_buffers=${pgliteSharedBuffers}`],
     });
     try {
       await migratePglite(client);

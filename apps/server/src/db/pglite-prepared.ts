@@ -25,8 +25,7 @@ function joined(parts: Uint8Array[]): Uint8Array {
  * calls into PostgreSQL: on a sign-in's token read that was three quarters of the read's 0.77 ms
  * (decision record 010). A text run a second time outside a transaction becomes a named prepared
  * statement, as node-postgres does with named queries on PostgreSQL; each later run binds,
- * describes and executes it in one call, planned for its values (`pglitePlanCacheMode`). The
- * answer, errors included, is what `query` gives.
+ * describes and executes it in one call. The answer, errors included, is what `query` gives.
  */
 export class PreparedStatements {
   readonly #client: PGlite;
