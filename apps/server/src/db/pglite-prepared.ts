@@ -10,16 +10,6 @@ interface PreparedStatement {
   paramTypes: number[];
 }
 
-function joined(parts: Uint8Array[]): Uint8Array {
-  const message = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    message.set(part, offset);
-    offset += part.length;
-  }
-  return message;
-}
-
 /**
  * PGlite's `query` parses and plans its statement on every call, as an unnamed statement, in six
  * calls into PostgreSQL: on a sign-in's token read that was three quarters of the read's 0.77 ms
@@ -51,7 +41,7 @@ export class PreparedStatements {
           return serializer === undefined ? String(value) : serializer(value);
         });
         const { messages } = await client.execProtocol(
-          joined([
+          Buffer.concat([
             protocol.serialize.bind({ statement: statement.name, values }),
             protocol.serialize.describe({ type: 'P' }),
             protocol.serialize.execute({}),
@@ -79,7 +69,7 @@ export class PreparedStatements {
   async #prepare(text: string): Promise<PreparedStatement> {
     const name = `entry_prepared_${this.#prepared.size + 1}`;
     const { messages } = await this.#client.execProtocol(
-      joined([
+      Buffer.concat([
         protocol.serialize.parse({ name, text }),
         protocol.serialize.describe({ type: 'S', name }),
         protocol.serialize.sync(),

@@ -91,10 +91,8 @@ async function start(): Promise<void> {
   async function handle(request: PgliteRequest): Promise<void> {
     switch (request.op) {
       case 'query': {
-        const results =
-          request.transaction === undefined
-            ? await prepared.query(request.text, request.params, queryOptions(request))
-            : await queriesOf(request.transaction).query(request.text, request.params, queryOptions(request));
+        const queries = request.transaction === undefined ? prepared : queriesOf(request.transaction);
+        const results = await queries.query(request.text, request.params, queryOptions(request));
         reply({ id: request.id, ok: true, value: crossingPart(results) });
         return;
       }
