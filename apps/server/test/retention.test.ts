@@ -1,7 +1,7 @@
 import type { AuthTokenResult } from '@entry/domain';
 import { count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, mailOutbox, refreshTokens, sessions } from '../src/db/schema.ts';
+import { auditLog, mailOutbox, mfaCodes, refreshTokens, sessions } from '../src/db/schema.ts';
 import { pruneExpiredRows, retentionDays } from '../src/services/retention.ts';
 import { call, databaseLabel, signInAdmin, startTestServer, type TestServer } from './helpers/server.ts';
 
@@ -24,7 +24,7 @@ describe(`retention: ended sessions and sent mail are deleted after ${retentionD
   const auditRows = async () => (await server.ctx.db.select({ rows: count() }).from(auditLog))[0]?.rows;
   const prune = () => pruneExpiredRows(server.ctx.db, server.clock.now());
 
-  it('deletes a signed-out and an expired session, with their refresh tokens, once they ended that long ago', async () => {
+  it('deletes a signed-out and an expired session, with their refresh tokens and codes, once they ended that long ago', async () => {
     const signedOut = await signIn();
     const signOut = await call(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-out', {
       token: signedOut.accessToken,
@@ -33,6 +33,12 @@ describe(`retention: ended sessions and sent mail are deleted after ${retentionD
     expect(signOut.status).toBe(204);
     const leftToExpire = await signIn();
     const ended = [signedOut.sessionGuid, leftToExpire.sessionGuid];
+    await server.ctx.db.insert(mfaCodes).values({
+      sessionId: leftToExpire.sessionGuid,
+      codeHash: 'code of an ended session',
+      expiresAt: new Date(server.clock.now().getTime() + 10 * 60_000),
+      createdAt: server.clock.now(),
+    });
 
     server.clock.advanceMinutes((retentionDays - 1) * dayMinutes);
     await prune();
@@ -48,6 +54,11 @@ describe(`retention: ended sessions and sent mail are deleted after ${retentionD
       .from(refreshTokens)
       .where(inArray(refreshTokens.sessionId, ended));
     expect(tokens).toEqual([]);
+    const codes = await server.ctx.db
+      .select({ id: mfaCodes.id })
+      .from(mfaCodes)
+      .where(inArray(mfaCodes.sessionId, ended));
+    expect(codes).toEqual([]);
     expect(await auditRows()).toBe(auditBefore);
   });
 

@@ -109,11 +109,10 @@ export const sessions = pgTable('sessions', {
   revokedReason: text('revoked_reason'),
 });
 
+/** Names its session without a foreign key; deleted with it by the retention job (migration 0600). */
 export const refreshTokens = pgTable('refresh_tokens', {
   hash: text('hash').primaryKey(),
-  sessionId: uuid('session_id')
-    .notNull()
-    .references(() => sessions.id, { onDelete: 'cascade' }),
+  sessionId: uuid('session_id').notNull(),
   createdAt: at('created_at').notNull().defaultNow(),
   expiresAt: at('expires_at').notNull(),
   rotatedAt: at('rotated_at'),
@@ -143,11 +142,10 @@ export const launchTokens = pgTable('launch_tokens', {
   usedAt: at('used_at'),
 });
 
+/** Names its session without a foreign key; deleted with it by the retention job (migration 0600). */
 export const mfaCodes = pgTable('mfa_codes', {
   id: id(),
-  sessionId: uuid('session_id')
-    .notNull()
-    .references(() => sessions.id, { onDelete: 'cascade' }),
+  sessionId: uuid('session_id').notNull(),
   codeHash: text('code_hash').notNull(),
   expiresAt: at('expires_at').notNull(),
   attempts: integer('attempts').notNull().default(0),

@@ -25,7 +25,8 @@ export interface Pruned {
 
 /**
  * Sessions that ended before the cutoff: revoked, or with no refresh token that outlives it (a
- * session is only renewed through one). Deleting a session deletes its refresh tokens and codes.
+ * session is only renewed through one). Its refresh tokens and codes go in the same statement: none
+ * can be written for an ended session, which no refresh or code step accepts.
  * `SKIP LOCKED`: instances pruning at the same time each take other rows, and a session a sign-in
  * is writing is left for the next run.
  */
@@ -37,7 +38,9 @@ const deleteEndedSessions = (cutoff: Date) => sql`
         OR NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.session_id = s.id AND t.expires_at >= ${cutoff}))
     LIMIT ${pruneBatchSize}
     FOR UPDATE OF s SKIP LOCKED
-  )
+  ),
+  tokens AS (DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM ended)),
+  codes AS (DELETE FROM mfa_codes WHERE session_id IN (SELECT id FROM ended))
   DELETE FROM sessions WHERE id IN (SELECT id FROM ended) RETURNING 1 AS deleted`;
 
 /** Mail sent before the cutoff: its body (a code, a reset link) has no use left. */
