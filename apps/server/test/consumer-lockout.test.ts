@@ -100,4 +100,25 @@ describe(`verification lockout (${databaseLabel})`, () => {
     for (let i = 0; i < 4; i += 1) expect((await attempt(token, wrongFor(consumer))).status).toBe(409);
     expect((await attempt(token, consumer.answers.last4Ssn)).status).toBe(200);
   });
+
+  it("a right answer ends the consumer's run across its tokens, and one with no run to end changes nothing", async () => {
+    const consumer = await createConsumer(server);
+    const tokens = [
+      await createToken(server, consumer, 'Last4Ssn'),
+      await createToken(server, consumer, 'Last4Ssn'),
+      await createToken(server, consumer, 'Last4Ssn'),
+      await createToken(server, consumer, 'Last4Ssn'),
+    ] as const;
+    const failOn = async (token: TokenFixture, times: number) => {
+      for (let i = 0; i < times; i += 1) expect((await attempt(token, wrongFor(consumer))).status).toBe(409);
+    };
+    await failOn(tokens[0], 4);
+    await failOn(tokens[1], 4);
+    expect((await attempt(tokens[2], consumer.answers.last4Ssn)).status).toBe(200);
+    expect((await attempt(tokens[2], consumer.answers.last4Ssn)).status).toBe(200);
+    // 8 failures before the success and 6 after: only the 6 count toward the consumer's 10.
+    await failOn(tokens[2], 4);
+    await failOn(tokens[3], 2);
+    expect((await attempt(tokens[2], consumer.answers.last4Ssn)).status).toBe(200);
+  });
 });

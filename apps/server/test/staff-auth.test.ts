@@ -19,7 +19,7 @@ describe(`admin and customer password sign-in (${databaseLabel})`, () => {
   });
 
   describe.each(['admin', 'customer'] as const)('%s', (kind) => {
-    it('signs in with the right password: a full token with the role, and the refresh cookie', async () => {
+    it("signs in with the right password: a full token with the user's name and role, and the refresh cookie", async () => {
       const { username, password } = accounts()[kind];
       const response = await call<AuthTokenResult>(server.baseUrl, 'POST', `/api/auth/v1/${kind}/sign-in`, {
         body: { username, password },
@@ -33,10 +33,15 @@ describe(`admin and customer password sign-in (${databaseLabel})`, () => {
         hasRestrictedAccess: false,
       });
       const payload = decodeJwt(result.accessToken) as {
-        user: { context: { roleId: unknown } };
+        user: { name?: string; context: { roleId: unknown } };
         sid: string;
       };
-      expect(payload.user.context.roleId).toEqual(expect.any(Number));
+      const [user] = await server.ctx.db
+        .select({ displayName: staffUsers.displayName, roleId: staffUsers.roleId })
+        .from(staffUsers)
+        .where(eq(staffUsers.username, username));
+      expect(payload.user).toEqual({ name: user?.displayName, context: { roleId: user?.roleId } });
+      expect(user?.displayName).toEqual(expect.any(String));
       expect(payload.sid).toBe(result.sessionGuid);
       const cookie = response.headers.getSetCookie().find((line) => line.startsWith('entry-refresh='));
       expect(cookie).toContain(`Path=/api/auth/v1/${kind}`);

@@ -67,6 +67,9 @@ function joinParts(parts: readonly StatementPart[], compose: (texts: string[]) =
 const writeClauses = (texts: readonly string[]) =>
   texts.map((text, index) => `w${index} AS (${text})`).join(', ');
 
+/** The main query of a `withWrites` statement that only writes. */
+export const noRead: StatementPart = { text: 'SELECT true AS written', values: [] };
+
 /**
  * `main` with `writes` run in the same statement as data-modifying `WITH` clauses (`w0`, `w1`,
  * ...): everything commits together, in one round trip. All parts see one snapshot, so `main`

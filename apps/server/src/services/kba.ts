@@ -10,6 +10,7 @@ import { consumers, identityTokens } from '../db/schema.ts';
 import {
   executePart,
   isSerializationFailure,
+  noRead,
   type StatementPart,
   sqlOf,
   withWrites,
@@ -22,6 +23,7 @@ import {
   lockStateOf,
   recordFailure,
   recordSuccess,
+  sameLockState,
   settle,
   tokenLockPolicy,
 } from './kba-locks.ts';
@@ -167,11 +169,22 @@ const setLockColumns =
 /** The guard of a write in `writesIfUnchanged`: it changes a row only once `locked` found it as read. */
 const onceLocked = ' AND EXISTS (SELECT 1 FROM locked)';
 
-function consumerUpdate(consumerId: number, state: LockState, guard = ''): StatementPart {
-  return {
-    text: `UPDATE consumers SET ${setLockColumns} WHERE id = $5::bigint${guard}`,
-    values: [...lockValues(state), consumerId],
-  };
+/**
+ * The consumer's new lock state, written only when it differs from the stored one: a success with
+ * no failures to reset leaves the row as it is, rather than writing a copy of it on every sign-in.
+ */
+function consumerUpdates(
+  consumer: { id: number } & LockState,
+  state: LockState,
+  guard = '',
+): StatementPart[] {
+  if (sameLockState(lockStateOf(consumer), state)) return [];
+  return [
+    {
+      text: `UPDATE consumers SET ${setLockColumns} WHERE id = $5::bigint${guard}`,
+      values: [...lockValues(state), consumer.id],
+    },
+  ];
 }
 
 function tokenUpdate(tokenGuid: string, state: LockState & { lastUsedAt?: Date }, guard = ''): StatementPart {
@@ -267,7 +280,7 @@ async function verifyAsRead<Plan extends SuccessPlan>(
     await executePart(
       db,
       writesIfUnchanged(unchanged, [
-        consumerUpdate(asRead.consumer.id, writes.consumer, onceLocked),
+        ...consumerUpdates(asRead.consumer, writes.consumer, onceLocked),
         ...writes.alongside,
         tokenUpdate(input.tokenGuid, writes.token, onceLocked),
       ]),
@@ -290,12 +303,12 @@ async function verifyLocked<Plan extends SuccessPlan>(
   return db.transaction(async (tx) => {
     const [row] = await lockBothRows(tx, input);
     const { result, writes } = decide(row, input);
-    if (writes === undefined) return result;
+    if (writes === undefined || row === undefined) return result;
     // Both rows, and on success what it leads to, in one statement: a round trip fewer inside the locks.
     await tx.execute(
       sqlOf(
         withWrites(
-          [consumerUpdate(input.asRead.consumer.id, writes.consumer), ...writes.alongside],
+          [...consumerUpdates(row.consumer, writes.consumer), ...writes.alongside],
           tokenUpdate(input.tokenGuid, writes.token),
         ),
       ),
@@ -366,7 +379,8 @@ export async function verifyWithoutToken<Plan extends SuccessPlan>(
     const state = settle(lockStateOf(consumerRow), now);
     if (isLocked(state, now)) return { outcome: 'locked', consumer };
     const plan = input.onSuccess(consumer);
-    await tx.execute(sqlOf(withWrites(plan.writes, consumerUpdate(consumer.id, recordSuccess(state, now)))));
+    const [update] = consumerUpdates(consumerRow, recordSuccess(state, now));
+    await tx.execute(sqlOf(withWrites(plan.writes, update ?? noRead)));
     return { outcome: 'verified', consumer, plan };
   });
 }

@@ -7,7 +7,7 @@ import '@fastify/cookie';
 import type { Config } from '../config.ts';
 import { type Database, executeStatement, statement } from '../db/index.ts';
 import { refreshTokens, type Scope, sessions } from '../db/schema.ts';
-import { executePart, type StatementPart, withWrites } from '../db/sql.ts';
+import { executePart, noRead, type StatementPart, withWrites } from '../db/sql.ts';
 import { notAuthorized, notPermitted } from '../errors.ts';
 import type { AuditLog } from './audit.ts';
 import type { SigningKeys } from './keys.ts';
@@ -95,8 +95,16 @@ export interface SessionNames {
 }
 
 export interface SessionService {
-  /** Creates a server-side session and its first token pair (and `alongside`, in the same statement). */
-  createSession(input: NewSession, alongside?: WritesWithSession): Promise<AuthTokenResult>;
+  /**
+   * Creates a server-side session and its first token pair (and `alongside`, in the same statement).
+   * The names its access token carries are read with the writes, unless the caller has just read
+   * them and passes them as `names`.
+   */
+  createSession(
+    input: NewSession,
+    alongside?: WritesWithSession,
+    names?: SessionNames,
+  ): Promise<AuthTokenResult>;
   /**
    * The keys of a session that a caller's own statement writes (its `sessions` and
    * `refresh_tokens` rows with the caller's other writes, in one round trip); `firstPair` then
@@ -434,14 +442,18 @@ export function createSessionService(deps: {
   }
 
   const service: SessionService = {
-    async createSession(input, alongside) {
+    async createSession(input, alongside, names) {
       const keys = service.newSessionKeys();
       const writes = [...service.sessionInserts(keys, input), ...(alongside?.(keys.id) ?? [])];
+      if (names !== undefined) {
+        await executePart(db, withWrites(writes, noRead));
+        return service.firstPair(keys, input, names);
+      }
       // One statement: every write commits together, and the names the token carries are read
       // in the same round trip. The main query cannot see the new session row (one snapshot), so
       // the names are looked up by the ids just written. Named after its text: one prepared
       // statement per set of `alongside` writes.
-      const [names] = await executePart<
+      const [read] = await executePart<
         Pick<SessionViewRow, 'consumer_name' | 'staff_name' | 'launched_by_name'>
       >(
         db,
@@ -451,9 +463,9 @@ export function createSessionService(deps: {
         }),
       );
       return service.firstPair(keys, input, {
-        consumerName: names?.consumer_name ?? null,
-        staffName: names?.staff_name ?? null,
-        launchedByName: names?.launched_by_name ?? null,
+        consumerName: read?.consumer_name ?? null,
+        staffName: read?.staff_name ?? null,
+        launchedByName: read?.launched_by_name ?? null,
       });
     },
 

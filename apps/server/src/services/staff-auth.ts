@@ -158,7 +158,8 @@ export async function staffSignIn(
     });
     throw new ApiError(401, 'PasswordExpired', apiMessages.passwordExpired);
   }
-  // The reset failure count and the audit row commit with the session, in its one statement.
+  // The reset failure count and the audit row commit with the session, in its one statement; the
+  // name the token carries is the user's, just read.
   return ctx.sessions.createSession(
     {
       scope: kind,
@@ -179,6 +180,7 @@ export async function staffSignIn(
         detail: { sessionId },
       }),
     ],
+    { consumerName: null, staffName: user.displayName, launchedByName: null },
   );
 }
 
