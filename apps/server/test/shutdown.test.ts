@@ -127,4 +127,40 @@ describe(`graceful shutdown (${databaseLabel})`, () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   }, 60_000);
+
+  it('`serve` keeps serving when the reader of its output has gone, and still stops on SIGTERM', async () => {
+    const port = await freePort();
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+      cwd: serverRoot,
+      env: { ...process.env, ...databaseEnv(database, webDist), PORT: String(port), LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    // Gone before the server writes a line: its log lines and the demo links all meet a closed pipe.
+    child.stdout?.destroy();
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    try {
+      let health: Response | undefined;
+      while (health === undefined) {
+        if (child.exitCode !== null) throw new Error(`serve exited (${child.exitCode}):\n${stderr}`);
+        health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
+        if (health === undefined)
+          await Promise.race([new Promise((resolve) => setImmediate(resolve)), exited]);
+      }
+      expect(await health.json()).toEqual({ status: 'ok' });
+      // A request that logs: the server writes its line into the closed pipe and answers the next.
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
+
+      child.kill('SIGTERM');
+      const [code] = await exited;
+      expect(code).toBe(0);
+      expect(stderr).toBe('');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 60_000);
 });

@@ -8,10 +8,25 @@ import { resolveKbaPepper } from '../services/secrets.ts';
 import { writeDemoFile } from './demo-file.ts';
 
 /**
+ * The reader of the server's output (a terminal, a log shipper's pipe) can go away while the server
+ * runs. Node reports each write after that as an EPIPE error on `process.stdout`, which, unhandled,
+ * ends the process; pino's exit hook then retries its unwritten lines forever (sonic-boom 4), so the
+ * process neither served nor exited, and ignored SIGTERM. The server keeps serving instead: pino
+ * stops writing on its own EPIPE, and what would have gone to the output (the demo links, mail
+ * without SMTP) is lost.
+ */
+function keepServingWithoutOutput(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
+/**
  * `serve`: opens and migrates the database, seeds the demo data on an empty one, prints a link per
  * flow, listens, and closes gracefully on SIGTERM/SIGINT.
  */
 export async function serve(config: Config): Promise<number> {
+  keepServingWithoutOutput();
   const kbaPepper = resolveKbaPepper(config);
   const database = await openDatabase(config);
   let app: Awaited<ReturnType<typeof buildApp>>;
