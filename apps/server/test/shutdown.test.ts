@@ -94,13 +94,20 @@ describe(`graceful shutdown (${databaseLabel})`, () => {
     }
   });
 
-  it('`serve` stops on SIGTERM with exit code 0 while a client holds a keep-alive connection', async () => {
+  /** `main.ts serve` in a process of its own on a free port, its output piped to this test. */
+  async function startServe() {
     const port = await freePort();
     const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
       cwd: serverRoot,
       env: { ...process.env, ...databaseEnv(database, webDist), PORT: String(port), LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    return { port, child, exited };
+  }
+
+  it('`serve` stops on SIGTERM with exit code 0 while a client holds a keep-alive connection', async () => {
+    const { port, child, exited } = await startServe();
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
@@ -108,7 +115,6 @@ describe(`graceful shutdown (${databaseLabel})`, () => {
     child.stderr?.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
     });
-    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
     try {
       while (!output.includes('Server listening')) {
         if (child.exitCode !== null) throw new Error(`serve exited early:\n${output}`);
@@ -129,19 +135,13 @@ describe(`graceful shutdown (${databaseLabel})`, () => {
   }, 60_000);
 
   it('`serve` keeps serving when the reader of its output has gone, and still stops on SIGTERM', async () => {
-    const port = await freePort();
-    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
-      cwd: serverRoot,
-      env: { ...process.env, ...databaseEnv(database, webDist), PORT: String(port), LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const { port, child, exited } = await startServe();
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
     });
     // Gone before the server writes a line: its log lines and the demo links all meet a closed pipe.
     child.stdout?.destroy();
-    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
     try {
       let health: Response | undefined;
       while (health === undefined) {
