@@ -196,6 +196,8 @@ function tokenUpdate(tokenGuid: string, state: LockState & { lastUsedAt?: Date }
 
 /** The rows' new lock states (the token's with its last use on success) and what a success leads to. */
 interface VerificationWrites {
+  /** The consumer's row the decision rests on, to write only what changed in it. */
+  consumerRow: VerificationRow['consumer'];
   consumer: LockState;
   token: LockState & { lastUsedAt?: Date };
   alongside: readonly StatementPart[];
@@ -232,6 +234,7 @@ function decide<Plan extends SuccessPlan>(
     return {
       result: { outcome: 'verified', consumer, plan },
       writes: {
+        consumerRow: row.consumer,
         consumer: recordSuccess(consumerState, now),
         token: { ...recordSuccess(tokenState, now), lastUsedAt: now },
         alongside: plan.writes,
@@ -248,6 +251,7 @@ function decide<Plan extends SuccessPlan>(
       consumerLockedNow: consumerFailure.lockedNow,
     },
     writes: {
+      consumerRow: row.consumer,
       consumer: consumerFailure.state,
       token: tokenFailure.state,
       alongside: [],
@@ -280,7 +284,7 @@ async function verifyAsRead<Plan extends SuccessPlan>(
     await executePart(
       db,
       writesIfUnchanged(unchanged, [
-        ...consumerUpdates(asRead.consumer, writes.consumer, onceLocked),
+        ...consumerUpdates(writes.consumerRow, writes.consumer, onceLocked),
         ...writes.alongside,
         tokenUpdate(input.tokenGuid, writes.token, onceLocked),
       ]),
@@ -303,12 +307,12 @@ async function verifyLocked<Plan extends SuccessPlan>(
   return db.transaction(async (tx) => {
     const [row] = await lockBothRows(tx, input);
     const { result, writes } = decide(row, input);
-    if (writes === undefined || row === undefined) return result;
+    if (writes === undefined) return result;
     // Both rows, and on success what it leads to, in one statement: a round trip fewer inside the locks.
     await tx.execute(
       sqlOf(
         withWrites(
-          [...consumerUpdates(row.consumer, writes.consumer), ...writes.alongside],
+          [...consumerUpdates(writes.consumerRow, writes.consumer), ...writes.alongside],
           tokenUpdate(input.tokenGuid, writes.token),
         ),
       ),
