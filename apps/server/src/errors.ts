@@ -1,6 +1,7 @@
 import type { ErrorBody, ErrorCode } from '@entry/domain';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ClientGoneError, clientClosedRequest } from './client-gone.ts';
 
 export interface FieldError {
   field: string;
@@ -97,6 +98,12 @@ export function toApiError(error: FastifyError | Error): ApiError {
 }
 
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof ClientGoneError) {
+    // Fastify logs no line for a request whose connection is gone, and no one reads this answer.
+    reply.status(clientClosedRequest);
+    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, error.message);
+    return reply.send();
+  }
   const apiError = toApiError(error);
   if (apiError.status >= 500) {
     request.log.error({ err: error, reqId: request.id }, 'unexpected error');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ClientGoneError } from '../src/client-gone.ts';
 import { HashThreads } from '../src/services/hash-threads.ts';
 import { hashPassword, verifyPassword } from '../src/services/passwords.ts';
 
@@ -44,5 +45,20 @@ describe('password hashes on threads of their own', () => {
     expect(checks).toEqual(passwords.map(() => true));
     const crossed = await threads.verify(hashes[0] ?? '', 'password 1');
     expect(crossed).toBe(false);
+  });
+
+  it('holds two jobs a thread and queues the rest, dropping those whose caller has gone', async () => {
+    const threads = new HashThreads(1);
+    const stored = await threads.hash('queued checks', cheap);
+    let gone = false;
+    const first = threads.verify(stored, 'queued checks');
+    const second = threads.verify(stored, 'queued checks');
+    const abandoned = threads.verify(stored, 'queued checks', () => gone);
+    const last = threads.verify(stored, 'queued checks', () => false);
+    expect(threads.queue).toEqual({ waiting: 2, held: 2 });
+    gone = true;
+    await expect(abandoned).rejects.toBeInstanceOf(ClientGoneError);
+    await expect(Promise.all([first, second, last])).resolves.toEqual([true, true, true]);
+    expect(threads.queue).toEqual({ waiting: 0, held: 0 });
   });
 });

@@ -7,6 +7,7 @@ import {
 } from '@entry/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { clientGone } from '../client-gone.ts';
 import type { AppContext } from '../context.ts';
 import type { StaffKind } from '../db/schema.ts';
 import { changePassword, requestPasswordReset, staffSignIn } from '../services/staff-auth.ts';
@@ -34,7 +35,7 @@ export function registerStaffPasswordRoutes(
       },
     },
     async (request, reply) => {
-      const result = await staffSignIn(ctx, kind, request.body, request.ip);
+      const result = await staffSignIn(ctx, kind, request.body, request.ip, clientGone(reply));
       ctx.sessions.setRefreshCookie(reply, kind, result);
       return result;
     },

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { ClientGoneError } from '../client-gone.ts';
 import { ThreadCalls } from '../thread-calls.ts';
 
 /** argon2 parameters as `@node-rs/argon2` takes them. */
@@ -36,15 +37,31 @@ parentPort.on('message', (job) => {
 });
 `;
 
+interface QueuedJob {
+  job: HashJob;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  callerGone: (() => boolean) | undefined;
+}
+
 /**
- * Password hashes on threads of their own, one per core at most, each with its own queue. On the
- * thread pool the server shares with file reads (four threads), a hash took 11-13 ms of CPU against
- * 9 ms on a thread that does nothing else, and two threads that each take their next job as soon as
- * they finish the last sign in a tenth more admins a second (decision record 009). Threads start
- * when the work needs them, so a command that hashes once starts one.
+ * Jobs a thread holds at once: the one it runs and the next, waiting in its port, so it starts the
+ * next as soon as it answers the last without waiting for the server's thread (decision record
+ * 009). The rest wait here, where a job whose caller has gone is dropped before it costs a hash.
+ */
+const jobsPerThread = 2;
+
+/**
+ * Password hashes on threads of their own, one per core at most. On the thread pool the server
+ * shares with file reads (four threads), a hash took 11-13 ms of CPU against 9 ms on a thread that
+ * does nothing else (decision record 009). Threads start when the work needs them, so a command
+ * that hashes once starts one. Jobs wait in one queue, in the order they came, for the first thread
+ * with room; a job whose caller has gone by the time a thread has room is never run (decision
+ * record 014).
  */
 export class HashThreads {
   readonly #threads: ThreadCalls[] = [];
+  readonly #waiting: QueuedJob[] = [];
   readonly #limit: number;
   readonly #argon2Path = createRequire(import.meta.url).resolve('@node-rs/argon2');
 
@@ -56,28 +73,63 @@ export class HashThreads {
     return this.#threads.length;
   }
 
+  /** Jobs that no thread holds yet, and jobs the threads hold (running or next in line). */
+  get queue(): { waiting: number; held: number } {
+    return {
+      waiting: this.#waiting.length,
+      held: this.#threads.reduce((sum, thread) => sum + thread.pending, 0),
+    };
+  }
+
   /** The PHC string of `password` hashed with `options`. */
   async hash(password: string, options: Argon2Options): Promise<string> {
-    return String(await this.#run({ kind: 'hash', password, options }));
+    return String(await this.#run({ kind: 'hash', password, options }, undefined));
   }
 
-  /** Whether `password` matches `storedHash`; rejects when the library cannot read `storedHash`. */
-  async verify(storedHash: string, password: string): Promise<boolean> {
-    return (await this.#run({ kind: 'verify', storedHash, password })) === true;
+  /**
+   * Whether `password` matches `storedHash`; rejects when the library cannot read `storedHash`, and
+   * with a `ClientGoneError` when `callerGone` answers true as a thread gets room for the job.
+   */
+  async verify(storedHash: string, password: string, callerGone?: () => boolean): Promise<boolean> {
+    return (await this.#run({ kind: 'verify', storedHash, password }, callerGone)) === true;
   }
 
-  #run(job: HashJob): Promise<unknown> {
-    return this.#leastQueued().call(job);
+  #run(job: HashJob, callerGone: (() => boolean) | undefined): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ job, resolve, reject, callerGone });
+      this.#handOut();
+    });
   }
 
-  #leastQueued(): ThreadCalls {
-    const shortest = this.#threads.reduce<ThreadCalls | undefined>(
+  /** Gives waiting jobs, oldest first, to threads with room; drops those whose caller has gone. */
+  #handOut(): void {
+    for (let thread = this.#threadWithRoom(); thread !== undefined; thread = this.#threadWithRoom()) {
+      const queued = this.#waiting.shift();
+      if (queued === undefined) return;
+      if (queued.callerGone?.() === true) {
+        queued.reject(new ClientGoneError());
+        continue;
+      }
+      thread
+        .call(queued.job)
+        .then(queued.resolve, queued.reject)
+        .finally(() => this.#handOut());
+    }
+  }
+
+  /** An idle thread, else a new one while under the limit, else the least busy with room. */
+  #threadWithRoom(): ThreadCalls | undefined {
+    if (this.#waiting.length === 0) return undefined;
+    const leastBusy = this.#threads.reduce<ThreadCalls | undefined>(
       (best, thread) => (best === undefined || thread.pending < best.pending ? thread : best),
       undefined,
     );
-    if (shortest !== undefined && (shortest.pending === 0 || this.#threads.length >= this.#limit)) {
-      return shortest;
-    }
+    if (leastBusy !== undefined && leastBusy.pending === 0) return leastBusy;
+    if (this.#threads.length < this.#limit) return this.#startThread();
+    return leastBusy !== undefined && leastBusy.pending < jobsPerThread ? leastBusy : undefined;
+  }
+
+  #startThread(): ThreadCalls {
     const worker = new Worker(threadSource, { eval: true, workerData: { argon2Path: this.#argon2Path } });
     const started = new ThreadCalls(
       worker,

@@ -1,3 +1,4 @@
+import { ClientGoneError } from '../client-gone.ts';
 import { ApiError } from '../errors.ts';
 import { type Argon2Options, HashThreads } from './hash-threads.ts';
 
@@ -20,21 +21,31 @@ export function hashPassword(password: string): Promise<string> {
   return hashThreads.hash(password, argon2Options);
 }
 
+/** How many password checks and hashes wait for a thread, and how many the threads hold. */
+export const passwordHashQueue = () => hashThreads.queue;
+
 let dummyHash: Promise<string> | undefined;
 
 /**
  * Checks a password against a stored hash. Without a stored hash (an unknown username) it checks
  * against a dummy hash, so the answer takes as long either way and does not reveal who exists.
+ * When `callerGone` answers true before a hashing thread takes the check, it rejects with a
+ * `ClientGoneError` instead of answering: nothing was checked, so nothing may count.
  */
-export async function verifyPassword(storedHash: string | undefined, password: string): Promise<boolean> {
+export async function verifyPassword(
+  storedHash: string | undefined,
+  password: string,
+  callerGone?: () => boolean,
+): Promise<boolean> {
   if (storedHash === undefined) {
     dummyHash ??= hashPassword('not a password anyone has: dummy for equal timing');
-    await hashThreads.verify(await dummyHash, password);
+    await hashThreads.verify(await dummyHash, password, callerGone);
     return false;
   }
   try {
-    return await hashThreads.verify(storedHash, password);
-  } catch {
+    return await hashThreads.verify(storedHash, password, callerGone);
+  } catch (error) {
+    if (error instanceof ClientGoneError) throw error;
     return false;
   }
 }

@@ -6,6 +6,7 @@ import type {
   onSendHookHandler,
 } from 'fastify';
 import type { Redis } from 'ioredis';
+import { clientClosedRequest } from '../client-gone.ts';
 import type { Clock } from '../config.ts';
 import { ApiError } from '../errors.ts';
 
@@ -121,8 +122,9 @@ export interface FailureLimiterOptions {
   clock: Clock;
 }
 
+/** A refusal counts; the limiter's own 429 does not, nor a request whose client left unanswered. */
 function isCountedFailure(statusCode: number): boolean {
-  return statusCode >= 400 && statusCode < 500 && statusCode !== 429;
+  return statusCode >= 400 && statusCode < 500 && statusCode !== 429 && statusCode !== clientClosedRequest;
 }
 
 /**

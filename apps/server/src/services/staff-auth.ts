@@ -89,7 +89,8 @@ async function passwordExpired(ctx: AppContext, user: StaffUser): Promise<boolea
 
 /**
  * Checks a username and password: unknown users cost the same hashing time, a lock refuses before
- * the password is looked at, and a wrong password counts toward the lock.
+ * the password is looked at, and a wrong password counts toward the lock. When the client has gone
+ * before a hashing thread takes the check, it rejects with a `ClientGoneError` and records nothing.
  */
 async function checkPassword(
   ctx: AppContext,
@@ -98,11 +99,12 @@ async function checkPassword(
   password: string,
   ip: string,
   event: string,
+  clientGone?: () => boolean,
 ): Promise<StaffUser> {
   const user = await findUser(ctx.db, kind, username);
   const now = ctx.clock.now();
   if (user !== undefined && isLocked(settle(lockStateOf(user), now), now)) {
-    await verifyPassword(undefined, password);
+    await verifyPassword(undefined, password, clientGone);
     await ctx.audit.record({
       event,
       outcome: 'locked',
@@ -112,7 +114,7 @@ async function checkPassword(
     });
     throw userLocked();
   }
-  const matches = await verifyPassword(user?.passwordHash, password);
+  const matches = await verifyPassword(user?.passwordHash, password, clientGone);
   if (user === undefined) {
     await ctx.audit.record({
       event,
@@ -143,9 +145,18 @@ export async function staffSignIn(
   kind: StaffKind,
   credentials: { username: string; password: string },
   ip: string,
+  clientGone?: () => boolean,
 ): Promise<AuthTokenResult> {
   const event = `${kind}.sign-in`;
-  const user = await checkPassword(ctx, kind, credentials.username, credentials.password, ip, event);
+  const user = await checkPassword(
+    ctx,
+    kind,
+    credentials.username,
+    credentials.password,
+    ip,
+    event,
+    clientGone,
+  );
   if (await passwordExpired(ctx, user)) {
     for (const update of successUpdates(ctx, user)) await update;
     await ctx.audit.record({
