@@ -1,8 +1,9 @@
 import { type AuthTokenResult, authTokenResultSchema, errorBodySchema } from '@entry/domain';
 import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { staffUsers, tenants } from '../src/db/schema.ts';
+import { hashPassword } from '../src/services/passwords.ts';
 import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
 
 const strongPassword = 'plum tractor glacier umbrella 58';
@@ -249,5 +250,96 @@ describe(`password change by current password (${databaseLabel})`, () => {
     expect(withNew.status).toBe(200);
     const [row] = await server.ctx.db.select().from(staffUsers).where(eq(staffUsers.username, username));
     expect(row?.passwordHash.startsWith('$argon2id$v=19$m=19456,t=2,p=1$')).toBe(true);
+  });
+});
+
+/**
+ * A sign-in remembers the user's row and checks the next password against it; these rows change
+ * behind the server's back, as another instance or an operator command changes them.
+ */
+describe(`a staff user signed in before and changed elsewhere since (${databaseLabel})`, () => {
+  let server: TestServer;
+  let original: typeof staffUsers.$inferSelect;
+  const otherPassword = 'quartz lantern meadow bicycle 47';
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const [row] = await server.ctx.db
+      .select()
+      .from(staffUsers)
+      .where(eq(staffUsers.username, server.demo.admin.username));
+    if (row === undefined) throw new Error('no demo admin');
+    original = row;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(async () => {
+    const { id: _id, ...columns } = original;
+    await changeElsewhere(columns);
+    // Signed in once, so the server remembers the user as it is now.
+    expect((await signIn(server.demo.admin.password)).status).toBe(200);
+  });
+
+  const signIn = (password: string) =>
+    call<AuthTokenResult>(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', {
+      body: { username: server.demo.admin.username, password },
+    });
+  const changeElsewhere = (values: Partial<typeof staffUsers.$inferInsert>) =>
+    server.ctx.db.update(staffUsers).set(values).where(eq(staffUsers.id, original.id));
+  const currentRow = async () => {
+    const [row] = await server.ctx.db.select().from(staffUsers).where(eq(staffUsers.id, original.id));
+    return row;
+  };
+
+  it('refuses the right password once the account was locked elsewhere', async () => {
+    const lockedUntil = new Date(server.clock.now().getTime() + 15 * 60_000);
+    await changeElsewhere({ lockedUntil, lockLevel: 1, lastFailureAt: server.clock.now() });
+    const response = await signIn(server.demo.admin.password);
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject({ errorCode: 'UserLocked' });
+  });
+
+  it('refuses the right password once the account was disabled elsewhere, without counting it', async () => {
+    await changeElsewhere({ disabled: true });
+    const response = await signIn(server.demo.admin.password);
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject({ errorCode: 'InvalidSignIn' });
+    const wrong = await signIn('a wrong guess for a disabled account');
+    expect(wrong.body).toMatchObject({ errorCode: 'InvalidSignIn' });
+    expect((await currentRow())?.failedCount).toBe(0);
+  });
+
+  it('takes a password set elsewhere at once, without counting a failure', async () => {
+    await changeElsewhere({ passwordHash: await hashPassword(otherPassword) });
+    expect((await signIn(otherPassword)).status).toBe(200);
+    expect((await currentRow())?.failedCount).toBe(0);
+  });
+
+  it('refuses the password a user had before it was changed elsewhere, and counts it', async () => {
+    await changeElsewhere({ passwordHash: await hashPassword(otherPassword) });
+    const response = await signIn(server.demo.admin.password);
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject({ errorCode: 'InvalidSignIn' });
+    expect((await currentRow())?.failedCount).toBe(1);
+  });
+
+  it('puts the name and role set elsewhere in the token', async () => {
+    await changeElsewhere({ displayName: 'Ada Renamed', roleId: 2 });
+    const response = await signIn(server.demo.admin.password);
+    expect(response.status).toBe(200);
+    expect(decodeJwt(response.body.accessToken)).toMatchObject({
+      user: { name: 'Ada Renamed', context: { roleId: 2 } },
+    });
+  });
+
+  it('ends a run of failures counted elsewhere', async () => {
+    await changeElsewhere({ failedCount: 9, lastFailureAt: server.clock.now() });
+    expect((await signIn(server.demo.admin.password)).status).toBe(200);
+    expect((await currentRow())?.failedCount).toBe(0);
+    // The run ended, so the next wrong password is the first of a new one, not the tenth.
+    expect((await signIn('a wrong guess after the reset')).body).toMatchObject({
+      errorCode: 'InvalidSignIn',
+    });
   });
 });

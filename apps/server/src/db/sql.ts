@@ -100,6 +100,18 @@ export function writesIfUnchanged(expected: StatementPart, writes: readonly Stat
   );
 }
 
+/**
+ * A main query for `withWrites` that fails the whole statement as a serialization failure unless
+ * `rows` finds a row: writes decided on a row read some time before are written only while it is
+ * still as read, without locking it.
+ */
+export function unlessNoRow(rows: StatementPart): StatementPart {
+  return {
+    text: `SELECT expect_unchanged((SELECT count(*) FROM (${rows.text}) AS expected)) AS found`,
+    values: rows.values,
+  };
+}
+
 /** SQLSTATE 40001, as the driver reports it: the statement lost a race and wrote nothing. */
 export function isSerializationFailure(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && error.code === '40001';

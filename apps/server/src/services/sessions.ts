@@ -7,7 +7,7 @@ import '@fastify/cookie';
 import type { Config } from '../config.ts';
 import { type Database, executeStatement, statement } from '../db/index.ts';
 import { refreshTokens, type Scope, sessions } from '../db/schema.ts';
-import { executePart, noRead, type StatementPart, withWrites } from '../db/sql.ts';
+import { executePart, noRead, type StatementPart, unlessNoRow, withWrites } from '../db/sql.ts';
 import { notAuthorized, notPermitted } from '../errors.ts';
 import type { AuditLog } from './audit.ts';
 import type { SigningKeys } from './keys.ts';
@@ -97,13 +97,14 @@ export interface SessionNames {
 export interface SessionService {
   /**
    * Creates a server-side session and its first token pair (and `alongside`, in the same statement).
-   * The names its access token carries are read with the writes, unless the caller has just read
-   * them and passes them as `names`.
+   * The names its access token carries are read with the writes, unless the caller has read them
+   * and passes them as `known.names`; then `known.onlyIf`, when given, must find a row or nothing
+   * is written and the call rejects with a serialization failure (`unlessNoRow`).
    */
   createSession(
     input: NewSession,
     alongside?: WritesWithSession,
-    names?: SessionNames,
+    known?: { names: SessionNames; onlyIf?: StatementPart },
   ): Promise<AuthTokenResult>;
   /**
    * The keys of a session that a caller's own statement writes (its `sessions` and
@@ -459,12 +460,13 @@ export function createSessionService(deps: {
   }
 
   const service: SessionService = {
-    async createSession(input, alongside, names) {
+    async createSession(input, alongside, known) {
       const keys = service.newSessionKeys();
       const writes = [...service.sessionInserts(keys, input), ...(alongside?.(keys.id) ?? [])];
-      if (names !== undefined) {
-        await executePart(db, withWrites(writes, noRead));
-        return service.firstPair(keys, input, names);
+      if (known !== undefined) {
+        const main = known.onlyIf === undefined ? noRead : unlessNoRow(known.onlyIf);
+        await executePart(db, withWrites(writes, main));
+        return service.firstPair(keys, input, known.names);
       }
       // One statement: every write commits together, and the names the token carries are read
       // in the same round trip. The main query cannot see the new session row (one snapshot), so

@@ -5,7 +5,7 @@ import { appsOrigin } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { passwordResetTokens, type StaffKind, sessions, staffUsers, tenants } from '../db/schema.ts';
-import { partOf } from '../db/sql.ts';
+import { isSerializationFailure, partOf, type StatementPart } from '../db/sql.ts';
 import { ApiError, apiMessages, notFound } from '../errors.ts';
 import {
   isLocked,
@@ -56,14 +56,82 @@ async function findUser(db: Database, kind: StaffKind, username: string): Promis
   return user?.disabled ? undefined : user;
 }
 
-/** Counts a wrong password under a row lock, so parallel attempts on any instance all count. */
-async function countFailure(ctx: AppContext, userId: number): Promise<{ lockedNow: boolean }> {
+const userKey = (kind: StaffKind, username: string) => `${kind}\u0000${normaliseUsername(username)}`;
+
+/**
+ * Staff users as this process last read them for a password sign-in, by kind and username. A
+ * sign-in of a user read before checks the password against that row instead of reading it again,
+ * and writes its session only while the row is still as read (`unchangedUser`); when it is not, or
+ * the row shows a lock, the sign-in decides again on the row as it is. Only users found enabled are
+ * remembered, at most `rememberedUsersLimit`, the oldest forgotten first (decision record 015).
+ */
+const rememberedUsersFor = oncePerHandle(() => new Map<string, StaffUser>());
+const rememberedUsersLimit = 10_000;
+
+function remember(db: Database, user: StaffUser): void {
+  const users = rememberedUsersFor(db);
+  const key = userKey(user.kind, user.username);
+  users.delete(key);
+  if (users.size >= rememberedUsersLimit) {
+    const oldest = users.keys().next();
+    if (!oldest.done) users.delete(oldest.value);
+  }
+  users.set(key, user);
+}
+
+const forget = (db: Database, user: Pick<StaffUser, 'kind' | 'username'>) =>
+  rememberedUsersFor(db).delete(userKey(user.kind, user.username));
+
+/**
+ * Finds `user`'s row only while every column a sign-in decides on or puts in its token is as read:
+ * the password, the lock, the name, the role and the tenant. Timestamps are compared to the
+ * millisecond, as JavaScript read them.
+ */
+const unchangedUserText =
+  'SELECT 1 FROM staff_users WHERE id = $1::bigint AND kind = $2::text AND username = $3::text ' +
+  'AND password_hash = $4::text AND NOT disabled AND failed_count = $5::integer AND lock_level = $6::integer ' +
+  "AND date_trunc('milliseconds', locked_until) IS NOT DISTINCT FROM $7::timestamptz " +
+  "AND date_trunc('milliseconds', last_failure_at) IS NOT DISTINCT FROM $8::timestamptz " +
+  'AND role_id = $9::integer AND display_name = $10::text AND tenant_id IS NOT DISTINCT FROM $11::integer';
+
+const unchangedUser = (user: StaffUser): StatementPart => ({
+  text: unchangedUserText,
+  values: [
+    user.id,
+    user.kind,
+    user.username,
+    user.passwordHash,
+    user.failedCount,
+    user.lockLevel,
+    user.lockedUntil?.toISOString() ?? null,
+    user.lastFailureAt?.toISOString() ?? null,
+    user.roleId,
+    user.displayName,
+    user.tenantId,
+  ],
+});
+
+/** What a wrong password did, decided on the user's row as it is, under its lock. */
+type FailureCount =
+  | { counted: true; lockedNow: boolean }
+  | { counted: false; because: 'locked' | 'disabled' | 'password changed' };
+
+/**
+ * Counts a wrong password under a row lock, so parallel attempts on any instance all count. The
+ * row may have changed since the password was checked against `checked`: a lock set meanwhile
+ * refuses without counting, as a lock found before the check does; a user disabled or removed is
+ * answered as unknown; a new password means the check proved nothing.
+ */
+async function countFailure(ctx: AppContext, checked: StaffUser): Promise<FailureCount> {
   return ctx.db.transaction(async (tx) => {
-    const [user] = await tx.select().from(staffUsers).where(eq(staffUsers.id, userId)).for('update');
-    if (user === undefined) return { lockedNow: false };
-    const { state, lockedNow } = recordFailure(lockStateOf(user), staffLockPolicy, ctx.clock.now());
-    await tx.update(staffUsers).set(state).where(eq(staffUsers.id, userId));
-    return { lockedNow };
+    const [user] = await tx.select().from(staffUsers).where(eq(staffUsers.id, checked.id)).for('update');
+    const now = ctx.clock.now();
+    if (user === undefined || user.disabled) return { counted: false, because: 'disabled' };
+    if (user.passwordHash !== checked.passwordHash) return { counted: false, because: 'password changed' };
+    if (isLocked(settle(lockStateOf(user), now), now)) return { counted: false, because: 'locked' };
+    const { state, lockedNow } = recordFailure(lockStateOf(user), staffLockPolicy, now);
+    await tx.update(staffUsers).set(state).where(eq(staffUsers.id, checked.id));
+    return { counted: true, lockedNow };
   });
 }
 
@@ -87,23 +155,39 @@ async function passwordExpired(ctx: AppContext, user: StaffUser): Promise<boolea
   return ctx.clock.now().getTime() - user.passwordChangedAt.getTime() > maxDays * 86_400_000;
 }
 
+interface PasswordCheck {
+  ctx: AppContext;
+  kind: StaffKind;
+  username: string;
+  password: string;
+  ip: string;
+  event: string;
+  /** Whether the client has gone: a check not started by then is dropped (decision record 014). */
+  clientGone?: () => boolean;
+}
+
+/** The user whose password was right, and whether the check used the row as remembered. */
+interface CheckedUser {
+  user: StaffUser;
+  remembered: boolean;
+}
+
 /**
  * Checks a username and password: unknown users cost the same hashing time, a lock refuses before
- * the password is looked at, and a wrong password counts toward the lock. When the client has gone
- * before a hashing thread takes the check, it rejects with a `ClientGoneError` and records nothing.
+ * the password is looked at, and a wrong password counts toward the lock. With `useRemembered`,
+ * a remembered row without a lock stands in for reading the user; a sign-in remembers the row
+ * only once its session is written. When the client has gone before
+ * a hashing thread takes the check, it rejects with a `ClientGoneError` and records nothing.
  */
-async function checkPassword(
-  ctx: AppContext,
-  kind: StaffKind,
-  username: string,
-  password: string,
-  ip: string,
-  event: string,
-  clientGone?: () => boolean,
-): Promise<StaffUser> {
-  const user = await findUser(ctx.db, kind, username);
+async function checkPassword(check: PasswordCheck, useRemembered: boolean): Promise<CheckedUser> {
+  const { ctx, kind, username, password, ip, event, clientGone } = check;
   const now = ctx.clock.now();
-  if (user !== undefined && isLocked(settle(lockStateOf(user), now), now)) {
+  const lockedAt = (row: StaffUser) => isLocked(settle(lockStateOf(row), now), now);
+  const rememberedUser = useRemembered ? rememberedUsersFor(ctx.db).get(userKey(kind, username)) : undefined;
+  const remembered = rememberedUser !== undefined && !lockedAt(rememberedUser);
+  const user = remembered ? rememberedUser : await findUser(ctx.db, kind, username);
+  if (user !== undefined && lockedAt(user)) {
+    forget(ctx.db, user);
     await verifyPassword(undefined, password, clientGone);
     await ctx.audit.record({
       event,
@@ -125,19 +209,23 @@ async function checkPassword(
     });
     throw userInvalidSignIn();
   }
-  if (!matches) {
-    const { lockedNow } = await countFailure(ctx, user.id);
-    await ctx.audit.record({
-      event,
-      outcome: lockedNow ? 'locked' : 'failure',
-      actor: `${kind}:${user.id}`,
-      tenantId: user.tenantId,
-      ip,
-      detail: { reason: 'wrong password' },
-    });
-    throw lockedNow ? userLocked() : userInvalidSignIn();
+  if (matches) return { user, remembered };
+  forget(ctx.db, user);
+  const failure = await countFailure(ctx, user);
+  // Checked against a password the user no longer has: check again against the one they have.
+  if (!failure.counted && failure.because === 'password changed' && remembered) {
+    return checkPassword(check, false);
   }
-  return user;
+  const locked = failure.counted ? failure.lockedNow : failure.because === 'locked';
+  await ctx.audit.record({
+    event,
+    outcome: locked ? 'locked' : 'failure',
+    actor: `${kind}:${user.id}`,
+    tenantId: user.tenantId,
+    ip,
+    detail: { reason: failure.counted ? 'wrong password' : failure.because },
+  });
+  throw locked ? userLocked() : userInvalidSignIn();
 }
 
 export async function staffSignIn(
@@ -147,17 +235,26 @@ export async function staffSignIn(
   ip: string,
   clientGone?: () => boolean,
 ): Promise<AuthTokenResult> {
-  const event = `${kind}.sign-in`;
-  const user = await checkPassword(
-    ctx,
-    kind,
-    credentials.username,
-    credentials.password,
-    ip,
-    event,
-    clientGone,
-  );
+  const check: PasswordCheck = { ctx, kind, ...credentials, ip, event: `${kind}.sign-in`, clientGone };
+  try {
+    return await signInChecked(check, await checkPassword(check, true));
+  } catch (error) {
+    if (!isSerializationFailure(error)) throw error;
+    // The remembered row changed while the password was checked against it: decide again on the
+    // row as it is now.
+    return signInChecked(check, await checkPassword(check, false));
+  }
+}
+
+async function signInChecked(
+  check: PasswordCheck,
+  { user, remembered }: CheckedUser,
+): Promise<AuthTokenResult> {
+  const { ctx, kind, ip, event } = check;
   if (await passwordExpired(ctx, user)) {
+    forget(ctx.db, user);
+    // Refused on the user's row as it is: the password may have changed since it was remembered.
+    if (remembered) return signInChecked(check, await checkPassword(check, false));
     for (const update of successUpdates(ctx, user)) await update;
     await ctx.audit.record({
       event,
@@ -169,30 +266,43 @@ export async function staffSignIn(
     });
     throw new ApiError(401, 'PasswordExpired', apiMessages.passwordExpired);
   }
+  const updates = successUpdates(ctx, user);
   // The reset failure count and the audit row commit with the session, in its one statement; the
-  // name the token carries is the user's, just read.
-  return ctx.sessions.createSession(
-    {
-      scope: kind,
-      tenantId: user.tenantId,
-      staffUserId: user.id,
-      accessType: kind === 'admin' ? 'Admin' : 'Customer',
-      hasRestrictedAccess: false,
-      roleId: user.roleId,
-    },
-    (sessionId) => [
-      ...successUpdates(ctx, user).map(partOf),
-      ctx.audit.insertOf({
-        event,
-        outcome: 'success',
-        actor: `${kind}:${user.id}`,
+  // name the token carries is the user's, just checked. A remembered row must still be as read.
+  try {
+    const pair = await ctx.sessions.createSession(
+      {
+        scope: kind,
         tenantId: user.tenantId,
-        ip,
-        detail: { sessionId },
-      }),
-    ],
-    { consumerName: null, staffName: user.displayName, launchedByName: null },
-  );
+        staffUserId: user.id,
+        accessType: kind === 'admin' ? 'Admin' : 'Customer',
+        hasRestrictedAccess: false,
+        roleId: user.roleId,
+      },
+      (sessionId) => [
+        ...updates.map(partOf),
+        ctx.audit.insertOf({
+          event,
+          outcome: 'success',
+          actor: `${kind}:${user.id}`,
+          tenantId: user.tenantId,
+          ip,
+          detail: { sessionId },
+        }),
+      ],
+      {
+        names: { consumerName: null, staffName: user.displayName, launchedByName: null },
+        ...(remembered ? { onlyIf: unchangedUser(user) } : {}),
+      },
+    );
+    // A row the sign-in changed (a run of failures ended) is read again next time.
+    if (updates.length > 0) forget(ctx.db, user);
+    else if (!remembered) remember(ctx.db, user);
+    return pair;
+  } catch (error) {
+    if (isSerializationFailure(error)) forget(ctx.db, user);
+    throw error;
+  }
 }
 
 /** The portal of each staff kind on the apps host (DESIGN.md section 6). */
@@ -259,6 +369,7 @@ export function requestPasswordReset(
 }
 
 async function setPassword(ctx: AppContext, user: StaffUser, newPassword: string): Promise<void> {
+  forget(ctx.db, user);
   const now = ctx.clock.now();
   await ctx.db
     .update(staffUsers)
@@ -334,16 +445,17 @@ export async function changePassword(
     await verifyPassword(undefined, change.currentPassword);
     throw notFound();
   }
-  const checked = await checkPassword(ctx, kind, change.username, change.currentPassword, ip, event).catch(
-    (error: unknown) => {
-      if (error instanceof ApiError && error.errorCode === 'InvalidSignIn') {
-        throw new ApiError(401, 'InvalidSignIn', apiMessages.wrongCurrentPassword, [
-          { field: 'currentPassword', message: apiMessages.wrongCurrentPassword },
-        ]);
-      }
-      throw error;
-    },
-  );
+  const { user: checked } = await checkPassword(
+    { ctx, kind, username: change.username, password: change.currentPassword, ip, event },
+    false,
+  ).catch((error: unknown) => {
+    if (error instanceof ApiError && error.errorCode === 'InvalidSignIn') {
+      throw new ApiError(401, 'InvalidSignIn', apiMessages.wrongCurrentPassword, [
+        { field: 'currentPassword', message: apiMessages.wrongCurrentPassword },
+      ]);
+    }
+    throw error;
+  });
   await assertStrongPassword(change.newPassword, [checked.username, checked.email, checked.displayName]);
   await setPassword(ctx, checked, change.newPassword);
   await ctx.audit.record({
