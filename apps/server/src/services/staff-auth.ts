@@ -120,7 +120,7 @@ type FailureCount =
  * Counts a wrong password under a row lock, so parallel attempts on any instance all count. The
  * row may have changed since the password was checked against `checked`: a lock set meanwhile
  * refuses without counting, as a lock found before the check does; a user disabled or removed is
- * answered as unknown; a new password means the check proved nothing.
+ * refused without counting; a new password means the check proved nothing.
  */
 async function countFailure(ctx: AppContext, checked: StaffUser): Promise<FailureCount> {
   return ctx.db.transaction(async (tx) => {
@@ -176,8 +176,8 @@ interface CheckedUser {
  * Checks a username and password: unknown users cost the same hashing time, a lock refuses before
  * the password is looked at, and a wrong password counts toward the lock. With `useRemembered`,
  * a remembered row without a lock stands in for reading the user; a sign-in remembers the row
- * only once its session is written. When the client has gone before
- * a hashing thread takes the check, it rejects with a `ClientGoneError` and records nothing.
+ * only once its session is written. When the client has gone before a hashing thread takes the
+ * check, it rejects with a `ClientGoneError` and records nothing.
  */
 async function checkPassword(check: PasswordCheck, useRemembered: boolean): Promise<CheckedUser> {
   const { ctx, kind, username, password, ip, event, clientGone } = check;
