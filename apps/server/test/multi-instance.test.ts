@@ -149,5 +149,19 @@ describe.skipIf(testDatabaseUrl === undefined || redisUrl === undefined)(
         expect(refused.body).toMatchObject({ errorCode: 'ToManyRequests' });
       }
     });
+
+    it('a staff lock counted on one instance refuses the right password on the other, which signed the user in before', async () => {
+      const { username, password } = first.demo.admin;
+      const signIn = (server: TestServer, attempt: string) =>
+        call(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', { body: { username, password: attempt } });
+      // The first instance signs the admin in and remembers the row.
+      for (let i = 0; i < 2; i += 1) expect((await signIn(first, password)).status).toBe(200);
+      for (let i = 0; i < 10; i += 1) await signIn(second, 'a wrong guess on the other instance');
+      const refused = await signIn(first, password);
+      expect(refused.status).toBe(401);
+      expect(refused.body).toMatchObject({ errorCode: 'UserLocked' });
+      clock.advanceMinutes(16);
+      expect((await signIn(first, password)).status).toBe(200);
+    });
   },
 );
