@@ -419,7 +419,7 @@ const findings = [
   '  sign-ins 692-726/s (p99 45 ms).',
   '- **Password sign-in** is argon2id-bound. The raw rate is two threads doing nothing but verify;',
   '  the sign-in shares the same two cores with the event loop, PostgreSQL and autocannon. Hashes now',
-  '  run on threads of their own, one per core, each with its own queue',
+  '  run on threads of their own, one per core (each with its own queue until decision record 014)',
   "  (`apps/server/src/services/hash-threads.ts`, decision record 009). On libuv's pool of four threads,",
   '  shared with file reads, a hash had cost 11-13 ms of CPU against 9 ms in the raw rate: each verify',
   '  maps its 19 MiB afresh (an `mmap`, about 265 page faults, an `munmap`), and spread over four',
