@@ -85,9 +85,10 @@ export function withWrites(writes: readonly StatementPart[], main: StatementPart
 
 /**
  * `writes` (as in `withWrites`) that were decided on rows read earlier without a lock, to run only
- * if those rows are still as read: `expected` selects them again, locking them, by the values the
- * decision rests on. Writes that touch those rows must refer to `locked` (`EXISTS (SELECT 1 FROM
- * locked)`), so the rows are locked and checked before they change. When `expected` finds no row,
+ * if those rows are still as read: `expected` selects them again by the values the decision rests
+ * on, locking them with `FOR UPDATE` when the writes change them. Writes that touch those rows must
+ * then refer to `locked` (`EXISTS (SELECT 1 FROM locked)`), so the rows are locked and checked
+ * before they change; writes that only add rows need no lock. When `expected` finds no row,
  * the statement fails as a serialization failure (see `isSerializationFailure`) and writes nothing,
  * its inserts included: the caller then decides again under a lock. One round trip and no
  * transaction held open while the application decides.
@@ -98,18 +99,6 @@ export function writesIfUnchanged(expected: StatementPart, writes: readonly Stat
     ([locked, ...texts]) =>
       `WITH locked AS (${locked}), ${writeClauses(texts)} SELECT expect_unchanged((SELECT count(*) FROM locked)) AS found`,
   );
-}
-
-/**
- * A main query for `withWrites` that fails the whole statement as a serialization failure unless
- * `rows` finds a row: writes decided on a row read some time before are written only while it is
- * still as read, without locking it.
- */
-export function unlessNoRow(rows: StatementPart): StatementPart {
-  return {
-    text: `SELECT expect_unchanged((SELECT count(*) FROM (${rows.text}) AS expected)) AS found`,
-    values: rows.values,
-  };
 }
 
 /** SQLSTATE 40001, as the driver reports it: the statement lost a race and wrote nothing. */

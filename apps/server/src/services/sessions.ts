@@ -7,7 +7,7 @@ import '@fastify/cookie';
 import type { Config } from '../config.ts';
 import { type Database, executeStatement, statement } from '../db/index.ts';
 import { refreshTokens, type Scope, sessions } from '../db/schema.ts';
-import { executePart, noRead, type StatementPart, unlessNoRow, withWrites } from '../db/sql.ts';
+import { executePart, noRead, type StatementPart, withWrites, writesIfUnchanged } from '../db/sql.ts';
 import { notAuthorized, notPermitted } from '../errors.ts';
 import type { AuditLog } from './audit.ts';
 import type { SigningKeys } from './keys.ts';
@@ -99,7 +99,7 @@ export interface SessionService {
    * Creates a server-side session and its first token pair (and `alongside`, in the same statement).
    * The names its access token carries are read with the writes, unless the caller has read them
    * and passes them as `known.names`; then `known.onlyIf`, when given, must find a row or nothing
-   * is written and the call rejects with a serialization failure (`unlessNoRow`).
+   * is written and the call rejects with a serialization failure (`writesIfUnchanged`).
    */
   createSession(
     input: NewSession,
@@ -464,8 +464,9 @@ export function createSessionService(deps: {
       const keys = service.newSessionKeys();
       const writes = [...service.sessionInserts(keys, input), ...(alongside?.(keys.id) ?? [])];
       if (known !== undefined) {
-        const main = known.onlyIf === undefined ? noRead : unlessNoRow(known.onlyIf);
-        await executePart(db, withWrites(writes, main));
+        const statement =
+          known.onlyIf === undefined ? withWrites(writes, noRead) : writesIfUnchanged(known.onlyIf, writes);
+        await executePart(db, statement);
         return service.firstPair(keys, input, known.names);
       }
       // One statement: every write commits together, and the names the token carries are read

@@ -61,9 +61,9 @@ const userKey = (kind: StaffKind, username: string) => `${kind}\u0000${normalise
 /**
  * Staff users as this process last read them for a password sign-in, by kind and username. A
  * sign-in of a user read before checks the password against that row instead of reading it again,
- * and writes its session only while the row is still as read (`unchangedUser`); when it is not, or
- * the row shows a lock, the sign-in decides again on the row as it is. Only users found enabled are
- * remembered, at most `rememberedUsersLimit`, the oldest forgotten first (decision record 015).
+ * and writes its session only while the row is still as read (`unchangedUser`); when it is not, the
+ * sign-in decides again on the row as it is. Only users found enabled and unlocked are remembered,
+ * at most `rememberedUsersLimit`, the oldest forgotten first (decision record 015).
  */
 const rememberedUsersFor = oncePerHandle(() => new Map<string, StaffUser>());
 const rememberedUsersLimit = 10_000;
@@ -175,18 +175,19 @@ interface CheckedUser {
 /**
  * Checks a username and password: unknown users cost the same hashing time, a lock refuses before
  * the password is looked at, and a wrong password counts toward the lock. With `useRemembered`,
- * a remembered row without a lock stands in for reading the user; a sign-in remembers the row
+ * a remembered row stands in for reading the user; a sign-in remembers the row
  * only once its session is written. When the client has gone before a hashing thread takes the
  * check, it rejects with a `ClientGoneError` and records nothing.
  */
 async function checkPassword(check: PasswordCheck, useRemembered: boolean): Promise<CheckedUser> {
   const { ctx, kind, username, password, ip, event, clientGone } = check;
-  const now = ctx.clock.now();
-  const lockedAt = (row: StaffUser) => isLocked(settle(lockStateOf(row), now), now);
+  // A remembered row is never locked: it was remembered from a sign-in that passed this check, and
+  // a lock never starts by itself as time passes.
   const rememberedUser = useRemembered ? rememberedUsersFor(ctx.db).get(userKey(kind, username)) : undefined;
-  const remembered = rememberedUser !== undefined && !lockedAt(rememberedUser);
-  const user = remembered ? rememberedUser : await findUser(ctx.db, kind, username);
-  if (user !== undefined && lockedAt(user)) {
+  const remembered = rememberedUser !== undefined;
+  const user = rememberedUser ?? (await findUser(ctx.db, kind, username));
+  const now = ctx.clock.now();
+  if (user !== undefined && isLocked(settle(lockStateOf(user), now), now)) {
     forget(ctx.db, user);
     await verifyPassword(undefined, password, clientGone);
     await ctx.audit.record({
