@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { loadAverage } from './lib/machine.ts';
-import { logsDir, runScript } from './lib/processes.ts';
+import { buildServer, logsDir, runScript } from './lib/processes.ts';
 import { writeReport } from './lib/report.ts';
 import { runBrowserSuite } from './suites/browser.ts';
 import { runDatabaseSuite } from './suites/database.ts';
@@ -25,6 +25,7 @@ if (unknown.length > 0) {
 }
 
 await mkdir(logsDir, { recursive: true });
+await buildServer();
 const selected = requested.length === 0 ? Object.keys(suites) : requested.filter((name) => name !== 'report');
 for (const name of selected) {
   process.stdout.write(`${name} (load average ${loadAverage()})\n`);

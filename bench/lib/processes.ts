@@ -43,10 +43,10 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 export interface StartOptions {
   name: string;
-  /** A TypeScript file run with tsx in one Node process (so its pid is the server's). */
+  /** A JavaScript file, or a TypeScript file run with tsx, in one Node process (so its pid is the server's). */
   script: string;
   args?: string[];
-  /** Node's own flags, before `--import tsx`. */
+  /** Node's own flags, before the script (and `--import tsx`). */
   nodeFlags?: string[];
   env: Record<string, string>;
   port: number;
@@ -63,7 +63,12 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   const log = openSync(path.join(logsDir, `${options.name}.log`), 'w');
   const child = spawn(
     process.execPath,
-    [...(options.nodeFlags ?? []), '--import', 'tsx', options.script, ...(options.args ?? [])],
+    [
+      ...(options.nodeFlags ?? []),
+      ...(options.script.endsWith('.ts') ? ['--import', 'tsx'] : []),
+      options.script,
+      ...(options.args ?? []),
+    ],
     {
       cwd: repoRoot,
       env: { ...process.env, ...options.env },
@@ -115,6 +120,16 @@ export function sampleResidentMemory(pids: number[]): { stop(): Promise<number |
       return peak;
     },
   };
+}
+
+/**
+ * Builds the server from the current sources (`npm run build -w apps/server`): the benchmark runs
+ * the build, as `npm start` and a deployment do.
+ */
+export async function buildServer(): Promise<void> {
+  const child = spawn('npm', ['run', 'build', '-w', 'apps/server'], { cwd: repoRoot, stdio: 'ignore' });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`building the server exited with ${code}`);
 }
 
 /** Runs a TypeScript script of the benchmark to its end, its output passed through. */

@@ -51,22 +51,21 @@ export interface RunningProduct {
 
 /**
  * Node's flags in the server's `serve` script (apps/server/package.json), so the benchmark runs the
- * server as `npm start` and a deployment do: `node <flags> --import tsx src/main.ts serve`.
+ * server as `npm start` and a deployment do: `node <flags> dist/main.js serve`, from the build.
  */
 async function serveNodeFlags(): Promise<string[]> {
   const manifest = JSON.parse(await readFile(path.join(repoRoot, 'apps/server/package.json'), 'utf8')) as {
     scripts: { serve: string };
   };
-  const match = /^node((?: --[\w-]+(?:=\S+)?)*) --import tsx src\/main\.ts serve$/.exec(
-    manifest.scripts.serve,
-  );
+  const match = /^node((?: --[\w-]+(?:=\S+)?)*) dist\/main\.js serve$/.exec(manifest.scripts.serve);
   if (match === null) throw new Error(`unexpected serve script: ${manifest.scripts.serve}`);
   return (match[1] ?? '').split(' ').filter((flag) => flag !== '');
 }
 
 /**
- * Starts `apps/server/src/main.ts serve` in its own process with the product's default settings
- * (LOG_LEVEL, RATE_LIMIT_FAILURES and the rest unset), a fresh DATA_DIR, and the demo data it seeds.
+ * Starts the built server (`apps/server/dist/main.js serve`, see `buildServer`) in its own process
+ * with the product's default settings (LOG_LEVEL, RATE_LIMIT_FAILURES and the rest unset), a fresh
+ * DATA_DIR, and the demo data it seeds.
  */
 export async function startProduct(options: ProductOptions): Promise<RunningProduct> {
   const dataDir = await mkdtemp(path.join(tmpdir(), `entry-bench-${options.name}-`));
@@ -85,7 +84,7 @@ export async function startProduct(options: ProductOptions): Promise<RunningProd
   const launch = () =>
     startServer({
       name: options.name,
-      script: 'apps/server/src/main.ts',
+      script: 'apps/server/dist/main.js',
       args: ['serve'],
       nodeFlags,
       env,

@@ -17,13 +17,16 @@ type WithoutId<Request> = Request extends PgliteRequest ? Omit<Request, 'id'> : 
 type RequestWithoutId = WithoutId<PgliteRequest>;
 
 /**
- * The thread's first code: on Node 20 a worker inherits none of the module hooks that let the
- * server's thread load TypeScript, so it registers tsx's before it loads pglite-worker.ts. Both
- * are resolved here, from this file, because the thread's own code resolves from the working
- * directory, wherever the server was started.
+ * The thread's first code. From the build (`npm run build`), the thread's own bundle beside
+ * `dist/main.js`. From the sources (the CLI and the tests run them through tsx): on Node 20 a worker
+ * inherits none of the module hooks that let the server's thread load TypeScript, so it registers
+ * tsx's before it loads pglite-worker.ts. Each is resolved here, from this module, because the
+ * thread's own code resolves from the working directory, wherever the server was started.
  */
-const workerBootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-  .then(({ register }) => { register(); return import(${JSON.stringify(import.meta.resolve('./pglite-worker.ts'))}); })`;
+const workerBootstrap = import.meta.url.endsWith('.ts')
+  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+  .then(({ register }) => { register(); return import(${JSON.stringify(import.meta.resolve('./pglite-worker.ts'))}); })`
+  : `import(${JSON.stringify(new URL('./db/pglite-worker.js', import.meta.url).href)})`;
 
 /**
  * PGlite on a thread of its own. PGlite runs PostgreSQL synchronously in WebAssembly, and on the

@@ -1,0 +1,44 @@
+import { cp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { build, type Plugin } from 'esbuild';
+
+const serverRoot = path.resolve(import.meta.dirname, '..');
+const dist = path.join(serverRoot, 'dist');
+
+/**
+ * Bare imports stay imports, resolved from node_modules when the server starts, as before; only
+ * the workspace's own packages, which are TypeScript sources, go into the build. One copy of each
+ * dependency either way, so a zod schema of `@entry/domain` is one the type provider knows.
+ */
+const dependenciesFromNodeModules: Plugin = {
+  name: 'dependencies-from-node-modules',
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@entry/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+/**
+ * Builds the server into apps/server/dist: `main.js` (the server and its commands),
+ * `db/pglite-worker.js` (the embedded database's thread, which `pglite-thread.ts` starts from
+ * beside `main.js`) and the migrations, copied where the bundled `migrationFiles` reads them.
+ * `npm start` and a deployment run the build, with no TypeScript loader in the process (decision
+ * record 016).
+ */
+await rm(dist, { recursive: true, force: true });
+await build({
+  absWorkingDir: serverRoot,
+  entryPoints: ['src/main.ts', 'src/db/pglite-worker.ts'],
+  outbase: 'src',
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // Class names as written: pino logs an error's `type` from its constructor's name.
+  keepNames: true,
+  plugins: [dependenciesFromNodeModules],
+  logLevel: 'warning',
+});
+await cp(path.join(serverRoot, 'src/db/migrations'), path.join(dist, 'migrations'), { recursive: true });
