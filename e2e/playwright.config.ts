@@ -16,11 +16,9 @@ const webDist = path.join(repositoryRoot, 'apps/web/dist');
 
 // The config is evaluated again in every worker; the run directory made by the runner is inherited.
 if (process.env.E2E_RUN_DIR === undefined) {
-  if (!existsSync(path.join(webDist, 'index.html'))) {
+  const builds = [path.join(webDist, 'index.html'), path.join(repositoryRoot, 'apps/server/dist/main.js')];
+  if (!builds.every((file) => existsSync(file))) {
     throw new Error('Build the web app and the server first: npm run build');
-  }
-  if (!existsSync(path.join(repositoryRoot, 'apps/server/dist/main.js'))) {
-    throw new Error('Build the server first: npm run build');
   }
   const runDir = mkdtempSync(path.join(tmpdir(), 'entry-e2e-'));
   cpSync(webDist, path.join(runDir, 'update-web-dist'), { recursive: true });

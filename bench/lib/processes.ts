@@ -122,19 +122,19 @@ export function sampleResidentMemory(pids: number[]): { stop(): Promise<number |
   };
 }
 
+/** Runs `command` to its end in the repository's root; any exit but 0 is an error. */
+async function runToEnd(command: string, args: string[], stdio: 'inherit' | 'ignore'): Promise<void> {
+  const child = spawn(command, args, { cwd: repoRoot, stdio });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`${[command, ...args].join(' ')} exited with ${code}`);
+}
+
 /**
  * Builds the server from the current sources (`npm run build -w apps/server`): the benchmark runs
  * the build, as `npm start` and a deployment do.
  */
-export async function buildServer(): Promise<void> {
-  const child = spawn('npm', ['run', 'build', '-w', 'apps/server'], { cwd: repoRoot, stdio: 'ignore' });
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`building the server exited with ${code}`);
-}
+export const buildServer = () => runToEnd('npm', ['run', 'build', '-w', 'apps/server'], 'ignore');
 
 /** Runs a TypeScript script of the benchmark to its end, its output passed through. */
-export async function runScript(script: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: repoRoot, stdio: 'inherit' });
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`${script} exited with ${code}`);
-}
+export const runScript = (script: string) =>
+  runToEnd(process.execPath, ['--import', 'tsx', script], 'inherit');
