@@ -1,9 +1,11 @@
-import { cp, rm } from 'node:fs/promises';
+import { cp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
+import { buildRecordFile, sourcesDigest } from '../src/build-check.ts';
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
 const dist = path.join(serverRoot, 'dist');
+const repositoryRoot = path.resolve(serverRoot, '..', '..');
 
 /**
  * Bare imports stay imports, resolved from node_modules when the server starts, as before; only
@@ -22,11 +24,13 @@ const dependenciesFromNodeModules: Plugin = {
 /**
  * Builds the server into apps/server/dist: `main.js` (the server and its commands),
  * `db/pglite-worker.js` (the embedded database's thread, which `pglite-thread.ts` starts from
- * beside `main.js`) and the migrations, copied where the bundled `migrationFiles` reads them.
+ * beside `main.js`), the migrations, copied where the bundled `migrationFiles` reads them, and the
+ * digest of the sources it was made from, which the build checks when it starts.
  * `npm start` and a deployment run the build, with no TypeScript loader in the process (decision
  * record 016).
  */
 await rm(dist, { recursive: true, force: true });
+const sources = sourcesDigest(repositoryRoot);
 await build({
   absWorkingDir: serverRoot,
   entryPoints: ['src/main.ts', 'src/db/pglite-worker.ts'],
@@ -42,3 +46,4 @@ await build({
   logLevel: 'warning',
 });
 await cp(path.join(serverRoot, 'src/db/migrations'), path.join(dist, 'migrations'), { recursive: true });
+await writeFile(path.join(dist, buildRecordFile), `${JSON.stringify({ sources })}\n`);

@@ -1,3 +1,4 @@
+import { assertBuildMatchesSources, runsFromBuild } from './build-check.ts';
 import { demoCommand } from './cli/demo.ts';
 import { startFailureMessage } from './cli/errors.ts';
 import { operatorFamilies, runOperatorCli } from './cli/operator.ts';
@@ -26,6 +27,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
+    if (runsFromBuild) assertBuildMatchesSources(import.meta.dirname);
     return await command(loadConfig(), args);
   } catch (error) {
     const message = startFailureMessage(error);

@@ -1,8 +1,15 @@
+import { StaleBuildError } from '../build-check.ts';
 import { ConfigError } from '../config.ts';
 import { DataDirInUseError } from '../db/data-dir-lock.ts';
 
 /** The message a person can act on for a failure at start, or undefined for an unexpected one. */
 export function startFailureMessage(error: unknown): string | undefined {
-  if (error instanceof ConfigError || error instanceof DataDirInUseError) return error.message;
+  if (
+    error instanceof ConfigError ||
+    error instanceof DataDirInUseError ||
+    error instanceof StaleBuildError
+  ) {
+    return error.message;
+  }
   return undefined;
 }

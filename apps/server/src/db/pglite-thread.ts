@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
+import { runsFromBuild } from '../build-check.ts';
 import { deserializeError, ThreadCalls, type ThreadReply } from '../thread-calls.ts';
 import type { PgliteRequest, PgliteThreadOptions } from './pglite-protocol.ts';
 
@@ -23,10 +24,10 @@ type RequestWithoutId = WithoutId<PgliteRequest>;
  * tsx's before it loads pglite-worker.ts. Each is resolved here, from this module, because the
  * thread's own code resolves from the working directory, wherever the server was started.
  */
-const workerBootstrap = import.meta.url.endsWith('.ts')
-  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-  .then(({ register }) => { register(); return import(${JSON.stringify(import.meta.resolve('./pglite-worker.ts'))}); })`
-  : `import(${JSON.stringify(new URL('./db/pglite-worker.js', import.meta.url).href)})`;
+const workerBootstrap = runsFromBuild
+  ? `import(${JSON.stringify(new URL('./db/pglite-worker.js', import.meta.url).href)})`
+  : `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+  .then(({ register }) => { register(); return import(${JSON.stringify(import.meta.resolve('./pglite-worker.ts'))}); })`;
 
 /**
  * PGlite on a thread of its own. PGlite runs PostgreSQL synchronously in WebAssembly, and on the
