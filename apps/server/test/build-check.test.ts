@@ -42,25 +42,13 @@ describe('a build of the server refuses to run other sources than its own', () =
   });
 
   it.each([
-    [
-      'a changed server module',
-      (write: (file: string, text: string) => void) =>
-        write('apps/server/src/main.ts', 'export const a = 2;\n'),
-    ],
-    [
-      'a new migration',
-      (write: (file: string, text: string) => void) =>
-        write('apps/server/src/db/migrations/0002_more.sql', 'SELECT 1;\n'),
-    ],
-    [
-      'a changed domain module',
-      (write: (file: string, text: string) => void) =>
-        write('packages/domain/src/index.ts', 'export const b = 3;\n'),
-    ],
-  ])('refuses a build older than %s, with a message that says what to run', (_change, change) => {
+    ['a changed server module', 'apps/server/src/main.ts', 'export const a = 2;\n'],
+    ['a new migration', 'apps/server/src/db/migrations/0002_more.sql', 'SELECT 1;\n'],
+    ['a changed domain module', 'packages/domain/src/index.ts', 'export const b = 3;\n'],
+  ])('refuses a build older than %s, with a message that says what to run', (_change, file, text) => {
     const { root, write, dist } = repository();
     recordBuild(root, dist);
-    change(write);
+    write(file, text);
     expect(() => assertBuildMatchesSources(dist)).toThrow(StaleBuildError);
     let message: string | undefined;
     try {
