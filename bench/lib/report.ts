@@ -539,7 +539,7 @@ const findings = [
   "  `memset` 6 % of the hash threads' samples), in the raw rate alike; mimalloc's options",
   '  (`MIMALLOC_PURGE_DELAY`, `MIMALLOC_ALLOW_LARGE_OS_PAGES`) changed neither rate.',
   '  The same build on an AMD EPYC host (2026-11-25 18:03 PostgreSQL, 18:13 PGlite; not the suites',
-  "  on this page) ran at about a third of the Intel host's rate for bare Fastify (16,000-23,000/s)",
+  "  on this page) ran at about a third of the Intel host's rate for bare Fastify (15,900-23,500/s)",
   '  and half for argon2id (107-121/s). On PostgreSQL the password sign-in reached 94/s against 112/s',
   '  (by turn 85, 77, 89 %) and the lookups 53 and 52 % of bare Fastify by turn; on PGlite the',
   "  password sign-in 85/s against 107/s (by turn 79, 79, 78 %) and the lookup sign-in's p99 52 ms.",
