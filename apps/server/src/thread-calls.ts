@@ -51,7 +51,10 @@ export class ThreadCalls {
       for (const pending of this.#pending.values()) pending.reject(reason);
       this.#pending.clear();
     };
-    worker.on('message', (reply: ThreadReply) => this.#settle(reply));
+    // A thread may answer several calls in one message: one wake-up of this thread for them all.
+    worker.on('message', (replies: ThreadReply | ThreadReply[]) => {
+      for (const reply of Array.isArray(replies) ? replies : [replies]) this.#settle(reply);
+    });
     worker.on('error', end);
     worker.on('exit', (code) => end(new Error(exitReason(code))));
     worker.unref();

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffUsers } from '../src/db/schema.ts';
-import { HashThreads } from '../src/services/hash-threads.ts';
+import { HashThreads, jobsPerThread } from '../src/services/hash-threads.ts';
 import { passwordHashQueue, verifyPassword } from '../src/services/passwords.ts';
 import { MemoryFailureCountStore } from '../src/services/rate-limit.ts';
 import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
@@ -52,7 +52,9 @@ describe(`a password sign-in whose client leaves while it waits for a hashing th
   /** Fills every hashing thread with slow checks; resolves when they are all done. */
   const occupyHashingThreads = () =>
     Promise.all(
-      Array.from({ length: 2 * availableParallelism() }, () => verifyPassword(slowHash, slowPassword)),
+      Array.from({ length: jobsPerThread * availableParallelism() }, () =>
+        verifyPassword(slowHash, slowPassword),
+      ),
     );
 
   /**

@@ -8,11 +8,13 @@ import {
   statement,
 } from '../src/db/index.ts';
 import {
+  allWritesIfUnchanged,
   executePart,
   isSerializationFailure,
   partOf,
   type StatementPart,
   sqlOf,
+  unchangedWritesInTurns,
   withWrites,
   writesIfUnchanged,
 } from '../src/db/sql.ts';
@@ -130,6 +132,54 @@ describe(`named statements (${databaseLabel})`, () => {
     );
     expect(isSerializationFailure(stale)).toBe(true);
     expect(await state()).toEqual({ tries: [{ tries: 1 }], log: [{ note: 'first' }] });
+  });
+
+  it('writes the callers of one turn in one statement, and refuses only the one whose rows changed', async () => {
+    await handle.db.execute(sql`CREATE TABLE turn_probe (id int PRIMARY KEY, version int NOT NULL)`);
+    await handle.db.execute(sql`CREATE TABLE turn_log (note text NOT NULL)`);
+    await handle.db.execute(sql`INSERT INTO turn_probe VALUES (1, 0), (2, 0), (3, 0)`);
+    const write = unchangedWritesInTurns(handle.db);
+    const noting = (id: number, version: number, note: string) => ({
+      expected: {
+        text: 'SELECT id FROM turn_probe WHERE id = $1::int AND version = $2::int',
+        values: [id, version],
+      },
+      writes: [{ text: 'INSERT INTO turn_log VALUES ($1::text)', values: [note] }],
+    });
+    // The transaction that wrote each note: notes written by one statement share it.
+    const notes = async () =>
+      executePart<{ note: string; xid: string }>(
+        handle.db,
+        partOf(sql`SELECT note, xmin::text AS xid FROM turn_log ORDER BY note`),
+      );
+
+    await Promise.all([write(noting(1, 0, 'a')), write(noting(2, 0, 'b')), write(noting(3, 0, 'c'))]);
+    const together = await notes();
+    expect(together.map((row) => row.note)).toEqual(['a', 'b', 'c']);
+    expect(new Set(together.map((row) => row.xid)).size).toBe(1);
+
+    await handle.db.execute(sql`UPDATE turn_probe SET version = 1 WHERE id = 2`);
+    const results = await Promise.allSettled([
+      write(noting(1, 0, 'd')),
+      write(noting(2, 0, 'stale')),
+      write(noting(3, 0, 'e')),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const refused = results[1];
+    expect(refused?.status === 'rejected' && isSerializationFailure(refused.reason)).toBe(true);
+    expect((await notes()).map((row) => row.note)).toEqual(['a', 'b', 'c', 'd', 'e']);
+
+    // A turn with one caller is its statement as `writesIfUnchanged` writes it.
+    await write(noting(2, 1, 'f'));
+    expect((await notes()).map((row) => row.note)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
+  it('leaves writes that refer to the locked rows to a statement of their own', () => {
+    const caller = {
+      expected: { text: 'SELECT id FROM probe WHERE id = 1 FOR NO KEY UPDATE', values: [] },
+      writes: [{ text: 'UPDATE probe SET tries = 0 WHERE EXISTS (SELECT 1 FROM locked)', values: [] }],
+    };
+    expect(() => allWritesIfUnchanged([caller, caller])).toThrow(/locked/);
   });
 
   it('runs texts past the bound unnamed, so a connection holds a bounded number of statements', async () => {

@@ -2,7 +2,7 @@ import { type AuthTokenResult, authTokenResultSchema, errorBodySchema } from '@e
 import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { staffUsers, tenants } from '../src/db/schema.ts';
+import { auditLog, sessions, staffUsers, tenants } from '../src/db/schema.ts';
 import { hashPassword } from '../src/services/passwords.ts';
 import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
 
@@ -331,6 +331,23 @@ describe(`a staff user signed in before and changed elsewhere since (${databaseL
     expect(decodeJwt(response.body.accessToken)).toMatchObject({
       user: { name: 'Ada Renamed', context: { roleId: 2 } },
     });
+  });
+
+  it('signs in many at once, each with a session and an audit row of its own', async () => {
+    const responses = await Promise.all(Array.from({ length: 6 }, () => signIn(server.demo.admin.password)));
+    expect(responses.map((response) => response.status)).toEqual(responses.map(() => 200));
+    const sessionIds = responses.map((response) => response.body.sessionGuid);
+    expect(new Set(sessionIds).size).toBe(sessionIds.length);
+    for (const sessionId of sessionIds) {
+      const [session] = await server.ctx.db.select().from(sessions).where(eq(sessions.id, sessionId));
+      expect(session).toMatchObject({ staffUserId: original.id, revokedAt: null });
+    }
+    const audited = await server.ctx.db
+      .select({ detail: auditLog.detail })
+      .from(auditLog)
+      .where(eq(auditLog.event, 'admin.sign-in'));
+    const auditedSessions = audited.map((row) => (row.detail as { sessionId?: string } | null)?.sessionId);
+    expect(auditedSessions).toEqual(expect.arrayContaining(sessionIds));
   });
 
   it('ends a run of failures counted elsewhere', async () => {

@@ -101,6 +101,91 @@ export function writesIfUnchanged(expected: StatementPart, writes: readonly Stat
   );
 }
 
+/** Whether a part refers to the `locked` rows of its `writesIfUnchanged` statement. */
+const refersToLocked = (part: StatementPart) => /\blocked\b/.test(part.text);
+
+/** One caller's `writesIfUnchanged`: the rows its decision rests on, and its writes. */
+export interface UnchangedWrites {
+  readonly expected: StatementPart;
+  readonly writes: readonly StatementPart[];
+}
+
+/**
+ * Several callers' `writesIfUnchanged` in one statement (`l0`, `w0_0`... for the first, `l1`,
+ * `w1_0`... for the next): one round trip and one commit for all. When any caller's rows have
+ * changed, the statement fails as a serialization failure and writes nothing for anyone. Writes
+ * that refer to `locked` cannot join one (each caller's rows have a name of their own).
+ */
+export function allWritesIfUnchanged(callers: readonly UnchangedWrites[]): StatementPart {
+  if (callers.some((caller) => caller.writes.some(refersToLocked))) {
+    throw new Error('Writes that refer to `locked` run in a statement of their own');
+  }
+  const counts = callers.map((caller) => caller.writes.length);
+  return joinParts(
+    callers.flatMap((caller) => [caller.expected, ...caller.writes]),
+    (texts) => {
+      let next = 0;
+      const clauses = counts.flatMap((count, index) => {
+        const [expected, ...writes] = texts.slice(next, next + count + 1);
+        next += count + 1;
+        return [
+          `l${index} AS (${expected})`,
+          ...writes.map((text, write) => `w${index}_${write} AS (${text})`),
+        ];
+      });
+      const checks = counts.map(
+        (_count, index) => `expect_unchanged((SELECT count(*) FROM l${index})) AS found${index}`,
+      );
+      return `WITH ${clauses.join(', ')} SELECT ${checks.join(', ')}`;
+    },
+  );
+}
+
+/** Callers written together at most: each number of callers is a statement of its own text. */
+const callersPerStatement = 8;
+
+/**
+ * Gathers the `writesIfUnchanged` of callers that come in the same turn of the event loop and
+ * writes them in one statement (`allWritesIfUnchanged`): password sign-ins that finish their hashes
+ * together commit together, one wake-up of the database and of this thread for both (decision
+ * record 017). When the joint statement fails as a serialization failure, each caller's writes run
+ * again on their own, so only the caller whose rows changed is refused; any other error fails them
+ * all. Writes that refer to `locked` run on their own at once.
+ */
+export function unchangedWritesInTurns(db: Database): (caller: UnchangedWrites) => Promise<void> {
+  const gathered: { caller: UnchangedWrites; resolve(): void; reject(error: unknown): void }[] = [];
+  const runAlone = async (caller: UnchangedWrites) => {
+    await executePart(db, writesIfUnchanged(caller.expected, caller.writes));
+  };
+  const runTogether = async (callers: UnchangedWrites[]): Promise<PromiseSettledResult<void>[]> => {
+    if (callers.length === 1) return Promise.allSettled(callers.map(runAlone));
+    try {
+      await executePart(db, allWritesIfUnchanged(callers));
+      return callers.map(() => ({ status: 'fulfilled', value: undefined }));
+    } catch (error) {
+      if (!isSerializationFailure(error)) return callers.map(() => ({ status: 'rejected', reason: error }));
+      return Promise.allSettled(callers.map(runAlone));
+    }
+  };
+  const flush = () => {
+    while (gathered.length > 0) {
+      const batch = gathered.splice(0, callersPerStatement);
+      void runTogether(batch.map((item) => item.caller)).then((results) => {
+        for (const [index, result] of results.entries()) {
+          if (result.status === 'fulfilled') batch[index]?.resolve();
+          else batch[index]?.reject(result.reason);
+        }
+      });
+    }
+  };
+  return (caller) => {
+    if (caller.writes.some(refersToLocked)) return runAlone(caller);
+    return new Promise((resolve, reject) => {
+      if (gathered.push({ caller, resolve, reject }) === 1) setImmediate(flush);
+    });
+  };
+}
+
 /** SQLSTATE 40001, as the driver reports it: the statement lost a race and wrote nothing. */
 export function isSerializationFailure(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && error.code === '40001';

@@ -7,7 +7,7 @@ import '@fastify/cookie';
 import type { Config } from '../config.ts';
 import { type Database, executeStatement, statement } from '../db/index.ts';
 import { refreshTokens, type Scope, sessions } from '../db/schema.ts';
-import { executePart, noRead, type StatementPart, withWrites, writesIfUnchanged } from '../db/sql.ts';
+import { executePart, noRead, type StatementPart, unchangedWritesInTurns, withWrites } from '../db/sql.ts';
 import { notAuthorized, notPermitted } from '../errors.ts';
 import type { AuditLog } from './audit.ts';
 import type { SigningKeys } from './keys.ts';
@@ -99,7 +99,9 @@ export interface SessionService {
    * Creates a server-side session and its first token pair (and `alongside`, in the same statement).
    * The names its access token carries are read with the writes, unless the caller has read them
    * and passes them as `known.names`; then `known.onlyIf`, when given, must find a row or nothing
-   * is written and the call rejects with a serialization failure (`writesIfUnchanged`).
+   * is written and the call rejects with a serialization failure (`writesIfUnchanged`). Such
+   * sessions created in the same turn of the event loop are written in one statement
+   * (`unchangedWritesInTurns`).
    */
   createSession(
     input: NewSession,
@@ -459,14 +461,15 @@ export function createSessionService(deps: {
     return row;
   }
 
+  const writeIfUnchanged = unchangedWritesInTurns(db);
+
   const service: SessionService = {
     async createSession(input, alongside, known) {
       const keys = service.newSessionKeys();
       const writes = [...service.sessionInserts(keys, input), ...(alongside?.(keys.id) ?? [])];
       if (known !== undefined) {
-        const statement =
-          known.onlyIf === undefined ? withWrites(writes, noRead) : writesIfUnchanged(known.onlyIf, writes);
-        await executePart(db, statement);
+        if (known.onlyIf === undefined) await executePart(db, withWrites(writes, noRead));
+        else await writeIfUnchanged({ expected: known.onlyIf, writes });
         return service.firstPair(keys, input, known.names);
       }
       // One statement: every write commits together, and the names the token carries are read
