@@ -10,7 +10,7 @@ import type { AppContext } from './context.ts';
 import { type DatabaseHandle, openDatabase } from './db/index.ts';
 import { ApiError, apiMessages, handleError, invalidValue } from './errors.ts';
 import { redactedLogPaths, redactUrl } from './log-redaction.ts';
-import { OneLinePerRequest } from './request-log.ts';
+import { OneLinePerRequest, requestLogger } from './request-log.ts';
 import { routePlugins } from './routes/index.ts';
 import { installSecurityHeaders } from './security-headers.ts';
 import { createAuditLog } from './services/audit.ts';
@@ -103,6 +103,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
             },
           },
     logController: new OneLinePerRequest(),
+    childLoggerFactory: requestLogger,
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: bodyLimitBytes,
