@@ -39,10 +39,11 @@ function requestLoggerParent(logger: FastifyBaseLogger, level: string | undefine
     byLevel = new Map();
     requestLoggerParents.set(logger, byLevel);
   }
-  let parent = byLevel.get(level ?? '');
+  const key = level ?? '';
+  let parent = byLevel.get(key);
   if (parent === undefined) {
     parent = level === undefined ? logger.child({}) : logger.child({}, { level });
-    byLevel.set(level ?? '', parent);
+    byLevel.set(key, parent);
   }
   return parent;
 }

@@ -153,30 +153,28 @@ const callersPerStatement = 8;
  * all. Writes that refer to `locked` run on their own at once.
  */
 export function unchangedWritesInTurns(db: Database): (caller: UnchangedWrites) => Promise<void> {
-  const gathered: { caller: UnchangedWrites; resolve(): void; reject(error: unknown): void }[] = [];
+  type Gathered = { caller: UnchangedWrites; resolve(): void; reject(error: unknown): void };
+  const gathered: Gathered[] = [];
   const runAlone = async (caller: UnchangedWrites) => {
     await executePart(db, writesIfUnchanged(caller.expected, caller.writes));
   };
-  const runTogether = async (callers: UnchangedWrites[]): Promise<PromiseSettledResult<void>[]> => {
-    if (callers.length === 1) return Promise.allSettled(callers.map(runAlone));
-    try {
-      await executePart(db, allWritesIfUnchanged(callers));
-      return callers.map(() => ({ status: 'fulfilled', value: undefined }));
-    } catch (error) {
-      if (!isSerializationFailure(error)) return callers.map(() => ({ status: 'rejected', reason: error }));
-      return Promise.allSettled(callers.map(runAlone));
+  const writeTogether = async (batch: Gathered[]) => {
+    if (batch.length > 1) {
+      try {
+        await executePart(db, allWritesIfUnchanged(batch.map((item) => item.caller)));
+        for (const item of batch) item.resolve();
+        return;
+      } catch (error) {
+        if (!isSerializationFailure(error)) {
+          for (const item of batch) item.reject(error);
+          return;
+        }
+      }
     }
+    for (const item of batch) runAlone(item.caller).then(item.resolve, item.reject);
   };
   const flush = () => {
-    while (gathered.length > 0) {
-      const batch = gathered.splice(0, callersPerStatement);
-      void runTogether(batch.map((item) => item.caller)).then((results) => {
-        for (const [index, result] of results.entries()) {
-          if (result.status === 'fulfilled') batch[index]?.resolve();
-          else batch[index]?.reject(result.reason);
-        }
-      });
-    }
+    while (gathered.length > 0) void writeTogether(gathered.splice(0, callersPerStatement));
   };
   return (caller) => {
     if (caller.writes.some(refersToLocked)) return runAlone(caller);
