@@ -52,6 +52,21 @@ describe('prepared statements on PGlite', () => {
     }
   });
 
+  it('parses each run with the parsers it is given, not those of an earlier run', async () => {
+    const text = 'SELECT at FROM items WHERE id = $1';
+    const asText = { parsers: { [types.TIMESTAMPTZ]: (value: string) => value } };
+    const asYear = { parsers: { [types.TIMESTAMPTZ]: (value: string) => value.slice(0, 4) } };
+    const runs = [asText, asYear, {}, asText, asYear, {}];
+    const answers = [];
+    for (const options of runs) answers.push((await prepared.query(text, [1], options)).rows);
+    const parsed = [
+      [{ at: '2026-11-24 10:00:00+00' }],
+      [{ at: '2026' }],
+      [{ at: new Date('2026-11-24T10:00:00Z') }],
+    ];
+    expect(answers).toEqual([...parsed, ...parsed]);
+  });
+
   it("fails as query does, with PostgreSQL's code, and the next statements run", async () => {
     const insert = 'INSERT INTO items (id, name) VALUES ($1, $2)';
     await prepared.query(insert, [10, 'ten']);

@@ -36,14 +36,25 @@ const failure = (id: number, error: unknown): ThreadReply => ({
 /** What of a statement's results goes back: the rest (a blob, the command's name) nobody reads. */
 const crossingPart = <Row>({ rows, fields, affectedRows }: Results<Row>) => ({ rows, fields, affectedRows });
 
+const keepText = (value: string) => value;
+/** The parsers of each list of types kept as text, made once: the same object each time lets PreparedStatements merge it once. */
+const textKeepingParsers = new Map<string, NonNullable<QueryOptions['parsers']>>();
+
+function keepingTextOf(types: number[]): NonNullable<QueryOptions['parsers']> {
+  const key = types.join(',');
+  let parsers = textKeepingParsers.get(key);
+  if (parsers === undefined) {
+    parsers = Object.fromEntries(types.map((type) => [type, keepText]));
+    textKeepingParsers.set(key, parsers);
+  }
+  return parsers;
+}
+
 /** drizzle passes parsers that keep the text of dates, times and intervals; they cannot cross threads, so their types do. */
 function queryOptions(request: Extract<PgliteRequest, { op: 'query' }>): QueryOptions {
-  const keepText = (value: string) => value;
   return {
     ...(request.rowMode === undefined ? {} : { rowMode: request.rowMode }),
-    ...(request.keepTextOf === undefined
-      ? {}
-      : { parsers: Object.fromEntries(request.keepTextOf.map((type) => [type, keepText])) }),
+    ...(request.keepTextOf === undefined ? {} : { parsers: keepingTextOf(request.keepTextOf) }),
   };
 }
 
