@@ -63,7 +63,7 @@ export class PreparedStatements {
   /**
    * The client's parsers with the query's own in their place, merged once for each object of them:
    * given a query's parsers, PGlite's `parseResults` copies all of its own (over 300 types) into a
-   * new object first, which took a third of a millisecond of this thread on every drizzle query.
+   * new object first: 0.2 ms of this thread on every drizzle query, a tenth of a lookup sign-in's.
    */
   #parsersWith(own: QueryOptions['parsers']): PGlite['parsers'] {
     if (own === undefined) return this.#client.parsers;
