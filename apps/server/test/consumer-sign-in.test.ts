@@ -67,6 +67,31 @@ describe(`consumer sign-in (${databaseLabel})`, () => {
       );
     });
 
+    it('signs in with several links at once, each into a session of its own consumer and token', async () => {
+      const consumers = await Promise.all(Array.from({ length: 6 }, () => createConsumer(server)));
+      const tokens = await Promise.all(consumers.map((consumer) => createToken(server, consumer, 'Direct')));
+      const answers = await Promise.all(
+        tokens.map((token) =>
+          call<AuthTokenResult>(server.baseUrl, 'POST', identityTokenPath, {
+            body: { token: token.guid, ...tenant },
+          }),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(200));
+      for (const [index, answer] of answers.entries()) {
+        const token = tokens[index];
+        expect(decodeJwtPayload(answer.body.accessToken)).toMatchObject({
+          sid: answer.body.sessionGuid,
+          identityToken: token?.guid,
+        });
+        const [session] = await server.ctx.db
+          .select()
+          .from(sessions)
+          .where(eq(sessions.id, answer.body.sessionGuid));
+        expect(session).toMatchObject({ consumerId: consumers[index]?.id, identityTokenGuid: token?.guid });
+      }
+    });
+
     it('signs in with a full consumer session, sets the refresh cookie and lastUsedAt', async () => {
       const consumer = await createConsumer(server);
       const token = await createToken(server, consumer, 'Direct');
@@ -238,6 +263,38 @@ describe(`consumer sign-in (${databaseLabel})`, () => {
         });
       },
     );
+
+    it('verifies several consumers at once: each gets its own session, and only a wrong answer counts', async () => {
+      const consumers = await Promise.all(Array.from({ length: 5 }, () => createConsumer(server)));
+      const tokens = await Promise.all(
+        consumers.map((consumer) => createToken(server, consumer, 'Last4Ssn')),
+      );
+      const last4SsnOf = (index: number) => {
+        const right = consumers[index]?.answers.last4Ssn ?? '';
+        return index === 2 ? String((Number(right) + 1) % 10_000).padStart(4, '0') : right;
+      };
+      const answers = await Promise.all(
+        tokens.map((token, index) => lookup({ token: token.guid, last4Ssn: last4SsnOf(index) })),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 409, 200, 200]);
+      for (const [index, answer] of answers.entries()) {
+        const token = tokens[index];
+        if (token === undefined) throw new Error('no token');
+        const row = await tokenRow(server, token.guid);
+        if (index === 2) {
+          expect(row).toMatchObject({ failedCount: 1 });
+          continue;
+        }
+        expect(row).toMatchObject({ failedCount: 0, lastUsedAt: server.clock.now() });
+        const { sessionGuid } = answer.body.authToken;
+        expect(decodeJwtPayload(answer.body.authToken.accessToken)).toMatchObject({
+          sid: sessionGuid,
+          sub: `consumer:${consumers[index]?.id}`,
+        });
+        const [session] = await server.ctx.db.select().from(sessions).where(eq(sessions.id, sessionGuid));
+        expect(session).toMatchObject({ consumerId: consumers[index]?.id, identityTokenGuid: token.guid });
+      }
+    });
 
     it('answers 409 InvalidSignIn for a wrong answer and audits the failure', async () => {
       const consumer = await createConsumer(server);

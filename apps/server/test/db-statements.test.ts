@@ -12,6 +12,7 @@ import {
   executePart,
   isSerializationFailure,
   partOf,
+  rowPerCallInTurns,
   type StatementPart,
   sqlOf,
   unchangedWritesInTurns,
@@ -174,12 +175,101 @@ describe(`named statements (${databaseLabel})`, () => {
     expect((await notes()).map((row) => row.note)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
   });
 
-  it('leaves writes that refer to the locked rows to a statement of their own', () => {
+  it('joins callers whose writes change the rows they locked, each write guarded by its own rows', async () => {
+    await handle.db.execute(sql`CREATE TABLE counter_probe (id int PRIMARY KEY, tries int NOT NULL)`);
+    await handle.db.execute(sql`INSERT INTO counter_probe VALUES (1, 0), (2, 0)`);
+    const write = unchangedWritesInTurns(handle.db);
+    const counting = (id: number, tries: number, rows?: string[]) => ({
+      expected: {
+        text: 'SELECT id FROM counter_probe WHERE id = $1::int AND tries = $2::int FOR NO KEY UPDATE',
+        values: [id, tries],
+      },
+      writes: [
+        {
+          text: 'UPDATE counter_probe SET tries = tries + 1 WHERE id = $1::int AND EXISTS (SELECT 1 FROM locked)',
+          values: [id],
+        },
+      ],
+      ...(rows === undefined ? {} : { rows }),
+    });
+    const counters = async () =>
+      executePart<{ id: number; tries: number; xid: string }>(
+        handle.db,
+        partOf(sql`SELECT id, tries, xmin::text AS xid FROM counter_probe ORDER BY id`),
+      );
+
+    // Two rows in one turn: one statement, each count raised once.
+    await Promise.all([write(counting(1, 0, ['counter:1'])), write(counting(2, 0, ['counter:2']))]);
+    const joined = await counters();
+    expect(joined.map(({ id, tries }) => ({ id, tries }))).toEqual([
+      { id: 1, tries: 1 },
+      { id: 2, tries: 1 },
+    ]);
+    expect(new Set(joined.map((row) => row.xid)).size).toBe(1);
+
+    // One of them decided on a stale row: only that caller is refused, the other's count is kept.
+    const results = await Promise.allSettled([
+      write(counting(1, 0, ['counter:1'])),
+      write(counting(2, 1, ['counter:2'])),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled']);
+    expect((await counters()).map((row) => row.tries)).toEqual([1, 2]);
+
+    // Two changes of one row in one statement would both find it as read and keep only one change:
+    // callers naming the same row are written one after the other, and so are callers that name no
+    // rows, so the second finds the first's change and is refused.
+    const sameRow = await Promise.allSettled([
+      write(counting(1, 1, ['counter:1'])),
+      write(counting(1, 1, ['counter:1'])),
+    ]);
+    expect(sameRow.map((result) => result.status)).toEqual(['fulfilled', 'rejected']);
+    const unnamed = await Promise.allSettled([write(counting(2, 2)), write(counting(2, 2))]);
+    expect(unnamed.map((result) => result.status)).toEqual(['fulfilled', 'rejected']);
+    expect((await counters()).map((row) => row.tries)).toEqual([2, 3]);
+  });
+
+  it('reads each call its own row when the calls of one turn share a statement', async () => {
+    await handle.db.execute(sql`CREATE TABLE row_probe (id int PRIMARY KEY, reads int NOT NULL)`);
+    await handle.db.execute(sql`INSERT INTO row_probe VALUES (1, 0), (2, 0), (3, 0)`);
+    const read = rowPerCallInTurns<{ id: number }, { id: number; reads: number; xid: string }>(handle.db, {
+      clausesOf: (call, index) => ({
+        text: `counted${index} AS (UPDATE row_probe SET reads = reads + 1 WHERE id = $1::int RETURNING id, reads, xmin::text AS xid)`,
+        values: [call.id],
+      }),
+      rowOf: (index) => `id, reads, xid FROM counted${index}`,
+      shapeOf: () => '',
+      rowsOf: (call) => [`probe:${call.id}`],
+      perStatement: 4,
+    });
+
+    // Four calls, one of them for no row: each gets its own answer, from one transaction.
+    const answers = await Promise.all([read({ id: 3 }), read({ id: 9 }), read({ id: 1 }), read({ id: 2 })]);
+    expect(answers.map((answer) => answer && { id: answer.id, reads: answer.reads })).toEqual([
+      { id: 3, reads: 1 },
+      undefined,
+      { id: 1, reads: 1 },
+      { id: 2, reads: 1 },
+    ]);
+    expect(new Set(answers.flatMap((answer) => (answer === undefined ? [] : [answer.xid]))).size).toBe(1);
+
+    // Calls that change one row run one after the other, so no change is lost.
+    const again = await Promise.all([read({ id: 1 }), read({ id: 1 })]);
+    expect(again.map((answer) => answer?.reads).sort()).toEqual([2, 3]);
+    expect(new Set(again.map((answer) => answer?.xid)).size).toBe(2);
+  });
+
+  it("names each caller's locked rows apart when their writes join one statement", () => {
     const caller = {
       expected: { text: 'SELECT id FROM probe WHERE id = 1 FOR NO KEY UPDATE', values: [] },
       writes: [{ text: 'UPDATE probe SET tries = 0 WHERE EXISTS (SELECT 1 FROM locked)', values: [] }],
     };
-    expect(() => allWritesIfUnchanged([caller, caller])).toThrow(/locked/);
+    expect(allWritesIfUnchanged([caller, caller]).text).toBe(
+      'WITH l0 AS (SELECT id FROM probe WHERE id = 1 FOR NO KEY UPDATE), ' +
+        'w0_0 AS (UPDATE probe SET tries = 0 WHERE EXISTS (SELECT 1 FROM l0)), ' +
+        'l1 AS (SELECT id FROM probe WHERE id = 1 FOR NO KEY UPDATE), ' +
+        'w1_0 AS (UPDATE probe SET tries = 0 WHERE EXISTS (SELECT 1 FROM l1)) ' +
+        'SELECT expect_unchanged((SELECT count(*) FROM l0)) AS found0, expect_unchanged((SELECT count(*) FROM l1)) AS found1',
+    );
   });
 
   it('runs texts past the bound unnamed, so a connection holds a bounded number of statements', async () => {

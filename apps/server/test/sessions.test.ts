@@ -93,6 +93,17 @@ describe(`sessions: refresh rotation, grace, reuse, sign-out (${databaseLabel})`
     for (const token of issued) expect((await refreshWithCookie(token)).status).toBe(200);
   });
 
+  it('refreshes several sessions at once, each into a pair of its own session', async () => {
+    const signedIn = await Promise.all(Array.from({ length: 5 }, () => signIn()));
+    const refreshed = await Promise.all(signedIn.map((pair) => refreshWithCookie(pair.refreshToken)));
+    expect(refreshed.map((answer) => answer.status)).toEqual(Array(5).fill(200));
+    expect(refreshed.map((answer) => answer.body.sessionGuid)).toEqual(
+      signedIn.map((pair) => pair.sessionGuid),
+    );
+    for (const answer of refreshed)
+      expect((await refreshWithCookie(answer.body.refreshToken)).status).toBe(200);
+  });
+
   it('issues no refresh token for a reused, revoked or expired one', async () => {
     const sessionTokens = async (sessionId: string) =>
       (await server.ctx.db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, sessionId))).length;

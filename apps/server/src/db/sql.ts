@@ -108,18 +108,21 @@ const refersToLocked = (part: StatementPart) => /\blocked\b/.test(part.text);
 export interface UnchangedWrites {
   readonly expected: StatementPart;
   readonly writes: readonly StatementPart[];
+  /**
+   * Keys of the rows the writes change (e.g. `consumer:12`), for writes that refer to `locked`:
+   * such a caller shares a statement only with callers that name none of the same rows, since two
+   * changes of one row in one statement would keep only one of them.
+   */
+  readonly rows?: readonly string[];
 }
 
 /**
  * Several callers' `writesIfUnchanged` in one statement (`l0`, `w0_0`... for the first, `l1`,
- * `w1_0`... for the next): one round trip and one commit for all. When any caller's rows have
- * changed, the statement fails as a serialization failure and writes nothing for anyone. Writes
- * that refer to `locked` cannot join one (each caller's rows have a name of their own).
+ * `w1_0`... for the next; a write's `locked` becomes its caller's `l0`, `l1`...): one round trip
+ * and one commit for all. When any caller's rows have changed, the statement fails as a
+ * serialization failure and writes nothing for anyone.
  */
 export function allWritesIfUnchanged(callers: readonly UnchangedWrites[]): StatementPart {
-  if (callers.some((caller) => caller.writes.some(refersToLocked))) {
-    throw new Error('Writes that refer to `locked` run in a statement of their own');
-  }
   const counts = callers.map((caller) => caller.writes.length);
   return joinParts(
     callers.flatMap((caller) => [caller.expected, ...caller.writes]),
@@ -130,7 +133,9 @@ export function allWritesIfUnchanged(callers: readonly UnchangedWrites[]): State
         next += count + 1;
         return [
           `l${index} AS (${expected})`,
-          ...writes.map((text, write) => `w${index}_${write} AS (${text})`),
+          ...writes.map(
+            (text, write) => `w${index}_${write} AS (${text.replace(/\blocked\b/g, `l${index}`)})`,
+          ),
         ];
       });
       const checks = counts.map(
@@ -141,48 +146,144 @@ export function allWritesIfUnchanged(callers: readonly UnchangedWrites[]): State
   );
 }
 
-/** Callers written together at most: each number of callers is a statement of its own text. */
-const callersPerStatement = 8;
+/** How `callsInTurns` runs the calls of one turn. */
+export interface CallsInTurns<Call, Result> {
+  /** Calls run together only with calls of the same shape: each number of calls of each shape is a statement text of its own. */
+  shapeOf(call: Call): string;
+  /** Keys of the rows a call changes: two calls that name one row never run together. */
+  rowsOf(call: Call): readonly string[];
+  /** Calls in one statement at most. */
+  perStatement: number;
+  /** Two or more calls in one statement: one result for each, in their order. */
+  runTogether(calls: Call[]): Promise<Result[]>;
+  runAlone(call: Call): Promise<Result>;
+}
 
 /**
- * Gathers the `writesIfUnchanged` of callers that come in the same turn of the event loop and
- * writes them in one statement (`allWritesIfUnchanged`): password sign-ins that finish their hashes
- * together commit together, one wake-up of the database and of this thread for both (decision
- * record 017). When the joint statement fails as a serialization failure, each caller's writes run
- * again on their own, so only the caller whose rows changed is refused; any other error fails them
- * all. Writes that refer to `locked` run on their own at once.
+ * Gathers the calls that come in the same turn of the event loop and runs those of one shape
+ * together, `perStatement` at most and never two that change the same row: one round trip, one
+ * commit and one wake-up of the database and of this thread for all. When the joint statement
+ * fails as a serialization failure (a caller's rows changed), or is chosen to end a deadlock with
+ * another joint statement (whose rows it may lock in another order), it wrote nothing, and each
+ * call runs again on its own, so only the call whose rows changed is refused; any other error
+ * fails them all, as it would each.
  */
-export function unchangedWritesInTurns(db: Database): (caller: UnchangedWrites) => Promise<void> {
-  type Gathered = { caller: UnchangedWrites; resolve(): void; reject(error: unknown): void };
+export function callsInTurns<Call, Result>(
+  options: CallsInTurns<Call, Result>,
+): (call: Call) => Promise<Result> {
+  type Gathered = { call: Call; resolve(result: Result): void; reject(error: unknown): void };
+  type Batch = { items: Gathered[]; rows: Set<string> };
   const gathered: Gathered[] = [];
+  const runEachAlone = (batch: Gathered[]) => {
+    for (const item of batch) options.runAlone(item.call).then(item.resolve, item.reject);
+  };
+  const runTogether = async (batch: Gathered[]) => {
+    if (batch.length === 1) return runEachAlone(batch);
+    try {
+      const results = await options.runTogether(batch.map((item) => item.call));
+      batch.forEach((item, index) => item.resolve(results[index] as Result));
+    } catch (error) {
+      if (isSerializationFailure(error) || isDeadlock(error)) runEachAlone(batch);
+      else for (const item of batch) item.reject(error);
+    }
+  };
+  const flush = () => {
+    const open = new Map<string, Batch[]>();
+    const batches: Gathered[][] = [];
+    for (const item of gathered.splice(0)) {
+      const shape = options.shapeOf(item.call);
+      const rows = options.rowsOf(item.call);
+      const candidates = open.get(shape) ?? [];
+      let batch = candidates.find(
+        (candidate) =>
+          candidate.items.length < options.perStatement && rows.every((row) => !candidate.rows.has(row)),
+      );
+      if (batch === undefined) {
+        batch = { items: [], rows: new Set() };
+        candidates.push(batch);
+        open.set(shape, candidates);
+        batches.push(batch.items);
+      }
+      batch.items.push(item);
+      for (const row of rows) batch.rows.add(row);
+    }
+    for (const batch of batches) void runTogether(batch);
+  };
+  return (call) =>
+    new Promise((resolve, reject) => {
+      if (gathered.push({ call, resolve, reject }) === 1) setImmediate(flush);
+    });
+}
+
+/** A statement that reads one row for each of several calls, each with `WITH` clauses of its own. */
+export interface RowPerCall<Call> {
+  /** The call's `WITH` clauses, their names ending in `index` so that calls can share a statement. */
+  clausesOf(call: Call, index: number): StatementPart;
+  /** The call's row: what follows `SELECT`, naming the call's own clauses. */
+  rowOf(index: number): string;
+  shapeOf(call: Call): string;
+  rowsOf(call: Call): readonly string[];
+  perStatement: number;
+}
+
+/**
+ * Runs each call's clauses and reads its row, with the calls of one turn in one statement
+ * (`callsInTurns`): `WITH <each call's clauses> SELECT 0 AS caller, <row 0> UNION ALL SELECT 1 ...`.
+ * A call whose clauses find nothing to read gets undefined.
+ */
+export function rowPerCallInTurns<Call, Row>(
+  db: Database,
+  spec: RowPerCall<Call>,
+): (call: Call) => Promise<Row | undefined> {
+  const rowsOf = async (calls: Call[]) => {
+    const part = joinParts(
+      calls.map((call, index) => spec.clausesOf(call, index)),
+      (texts) =>
+        `WITH ${texts.join(', ')} ${texts.map((_text, index) => `SELECT ${index} AS caller, ${spec.rowOf(index)}`).join(' UNION ALL ')}`,
+    );
+    const rows = await executePart<Row & { caller: number }>(db, part);
+    return calls.map((_call, index) => rows.find((row) => row.caller === index));
+  };
+  return callsInTurns<Call, Row | undefined>({
+    shapeOf: spec.shapeOf,
+    rowsOf: spec.rowsOf,
+    perStatement: spec.perStatement,
+    runTogether: rowsOf,
+    runAlone: async (call) => (await rowsOf([call]))[0],
+  });
+}
+
+/**
+ * The `writesIfUnchanged` of callers that come in the same turn, written together
+ * (`allWritesIfUnchanged`, by `callsInTurns`, at most `callersPerStatement` a statement): password
+ * sign-ins that finish their hashes together commit together (decision record 017), and so do
+ * lookup sign-ins (decision record 018). Writes that refer to `locked` of a caller that names no
+ * `rows` run on their own at once.
+ */
+export function unchangedWritesInTurns(
+  db: Database,
+  callersPerStatement = 8,
+): (caller: UnchangedWrites) => Promise<void> {
   const runAlone = async (caller: UnchangedWrites) => {
     await executePart(db, writesIfUnchanged(caller.expected, caller.writes));
   };
-  const writeTogether = async (batch: Gathered[]) => {
-    if (batch.length > 1) {
-      try {
-        await executePart(db, allWritesIfUnchanged(batch.map((item) => item.caller)));
-        for (const item of batch) item.resolve();
-        return;
-      } catch (error) {
-        if (!isSerializationFailure(error)) {
-          for (const item of batch) item.reject(error);
-          return;
-        }
-      }
-    }
-    for (const item of batch) runAlone(item.caller).then(item.resolve, item.reject);
-  };
-  const flush = () => {
-    while (gathered.length > 0) void writeTogether(gathered.splice(0, callersPerStatement));
-  };
-  return (caller) => {
-    if (caller.writes.some(refersToLocked)) return runAlone(caller);
-    return new Promise((resolve, reject) => {
-      if (gathered.push({ caller, resolve, reject }) === 1) setImmediate(flush);
-    });
-  };
+  const inTurns = callsInTurns<UnchangedWrites, void>({
+    shapeOf: (caller) => [caller.expected, ...caller.writes].map((part) => part.text).join('\n'),
+    rowsOf: (caller) => caller.rows ?? [],
+    perStatement: callersPerStatement,
+    async runTogether(callers) {
+      await executePart(db, allWritesIfUnchanged(callers));
+      return callers.map(() => undefined);
+    },
+    runAlone,
+  });
+  return (caller) =>
+    caller.rows === undefined && caller.writes.some(refersToLocked) ? runAlone(caller) : inTurns(caller);
 }
+
+/** SQLSTATE 40P01: PostgreSQL ended the statement to break a deadlock; it wrote nothing. */
+const isDeadlock = (error: unknown) =>
+  typeof error === 'object' && error !== null && 'code' in error && error.code === '40P01';
 
 /** SQLSTATE 40001, as the driver reports it: the statement lost a race and wrote nothing. */
 export function isSerializationFailure(error: unknown): boolean {

@@ -1,5 +1,6 @@
 import type { AuthTokenResult, SignInType } from '@entry/domain';
-import { type Database, executeStatement, statement } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
+import { rowPerCallInTurns } from '../db/sql.ts';
 import { isGuid, normaliseShortId } from './identity-tokens-short-id.ts';
 import type { SessionService } from './sessions.ts';
 
@@ -21,19 +22,23 @@ export type DirectSignInResult =
 
 export const directSignInEvent = 'consumer.sign-in.identity-token';
 
+type TokenColumn = 'guid' | 'short_id';
+
 /**
- * The whole sign-in with a Direct link as one statement: it reads the token (unrevoked, of the
+ * The whole sign-in with a Direct link in one statement: it reads the token (unrevoked, of the
  * tenant named by both its id and subdomain) and, when the token is Direct and unexpired, writes
  * the session, its first refresh token, the token's last use and the success audit row, all in one
  * round trip and one commit; the names the access token carries come back with it. The handler's
- * builder-made statements and separate read took twice the server's time per sign-in.
+ * builder-made statements and separate read took twice the server's time per sign-in. These are
+ * one caller's clauses, their names ending in `index`, so that the sign-ins of one turn share a
+ * statement (decision record 018).
  *
  * $1 the guid or short id, $2 the tenant's id, $3 its subdomain (lower case), $4 now, $5 the
  * session id, $6 the role of a full consumer session, $7 the refresh token's hash, $8 its expiry,
  * $9 the caller's address.
  */
-function directSignInText(tokenColumn: 'guid' | 'short_id'): string {
-  return `WITH t AS (
+function directSignInClauses(tokenColumn: TokenColumn, index: number): string {
+  return `t${index} AS (
     SELECT it.guid, it.short_id, it.consumer_id, it.tenant_id, it.sign_in_type,
       it.expires_at <= $4::timestamptz AS expired, c.name AS consumer_name
     FROM identity_tokens it
@@ -42,31 +47,37 @@ function directSignInText(tokenColumn: 'guid' | 'short_id'): string {
     WHERE it.${tokenColumn} = $1::${tokenColumn === 'guid' ? 'uuid' : 'text'} AND it.revoked_at IS NULL
       AND tn.id = $2::integer AND tn.subdomain = $3::text
   ),
-  usable AS (SELECT * FROM t WHERE sign_in_type = 'Direct' AND NOT expired),
-  session AS (
+  usable${index} AS (SELECT * FROM t${index} WHERE sign_in_type = 'Direct' AND NOT expired),
+  session${index} AS (
     INSERT INTO sessions (id, scope, tenant_id, consumer_id, identity_token_guid, access_type,
       has_restricted_access, role_id, created_at)
     SELECT $5::uuid, 'consumer', tenant_id, consumer_id, guid, 'Consumer', false, $6::integer, $4::timestamptz
-    FROM usable
+    FROM usable${index}
   ),
-  refresh AS (
+  refresh${index} AS (
     INSERT INTO refresh_tokens (hash, session_id, created_at, expires_at)
-    SELECT $7::text, $5::uuid, $4::timestamptz, $8::timestamptz FROM usable
+    SELECT $7::text, $5::uuid, $4::timestamptz, $8::timestamptz FROM usable${index}
   ),
-  used AS (UPDATE identity_tokens SET last_used_at = $4::timestamptz WHERE guid IN (SELECT guid FROM usable)),
-  audited AS (
+  used${index} AS (
+    UPDATE identity_tokens SET last_used_at = $4::timestamptz WHERE guid IN (SELECT guid FROM usable${index})
+  ),
+  audited${index} AS (
     INSERT INTO audit_log (at, event, outcome, actor, tenant_id, ip, detail)
     SELECT $4::timestamptz, '${directSignInEvent}', 'success', 'consumer:' || consumer_id, tenant_id, $9::text,
       jsonb_build_object('identityToken', guid, 'sessionId', $5::text)
-    FROM usable
-  )
-  SELECT guid::text AS guid, short_id, consumer_id::text AS consumer_id, tenant_id, sign_in_type, expired,
-    consumer_name, EXISTS (SELECT 1 FROM usable) AS signed_in
-  FROM t`;
+    FROM usable${index}
+  )`;
 }
 
-const directSignInByGuid = statement(directSignInText('guid'));
-const directSignInByShortId = statement(directSignInText('short_id'));
+const callerRow = (index: number) =>
+  `guid::text AS guid, short_id, consumer_id::text AS consumer_id, tenant_id, sign_in_type, expired,
+    consumer_name, EXISTS (SELECT 1 FROM usable${index}) AS signed_in
+  FROM t${index}`;
+
+interface DirectSignInCall {
+  tokenColumn: TokenColumn;
+  values: unknown[];
+}
 
 interface DirectSignInRow {
   guid: string;
@@ -79,6 +90,32 @@ interface DirectSignInRow {
   signed_in: boolean;
 }
 
+type DirectSignInRunner = (call: DirectSignInCall) => Promise<DirectSignInRow | undefined>;
+const runners = new WeakMap<Database, DirectSignInRunner>();
+
+/**
+ * Each database's runner of direct sign-ins: those of one turn share a statement, four at most
+ * (with the two token columns, eight statement texts), never two with one link, since each sets
+ * the token's last use and one statement cannot change a row twice.
+ */
+function runnerFor(db: Database): DirectSignInRunner {
+  let run = runners.get(db);
+  if (run === undefined) {
+    run = rowPerCallInTurns<DirectSignInCall, DirectSignInRow>(db, {
+      clausesOf: (call, index) => ({
+        text: directSignInClauses(call.tokenColumn, index),
+        values: call.values,
+      }),
+      rowOf: callerRow,
+      shapeOf: (call) => call.tokenColumn,
+      rowsOf: (call) => [`${call.tokenColumn}:${String(call.values[0])}`],
+      perStatement: 4,
+    });
+    runners.set(db, run);
+  }
+  return run;
+}
+
 export async function signInWithDirectLink(
   deps: { db: Database; sessions: SessionService },
   link: { token: string; customerId: number; subdomain: string },
@@ -88,10 +125,9 @@ export async function signInWithDirectLink(
   const shortId = isGuid(link.token) ? null : normaliseShortId(link.token);
   if (!isGuid(link.token) && shortId === null) return { outcome: 'unknown' };
   const keys = deps.sessions.newSessionKeys();
-  const [row] = await executeStatement<DirectSignInRow>(
-    deps.db,
-    shortId === null ? directSignInByGuid : directSignInByShortId,
-    [
+  const row = await runnerFor(deps.db)({
+    tokenColumn: shortId === null ? 'guid' : 'short_id',
+    values: [
       shortId ?? link.token.toLowerCase(),
       link.customerId,
       link.subdomain.toLowerCase(),
@@ -102,7 +138,7 @@ export async function signInWithDirectLink(
       keys.refreshTokenExpiresAt.toISOString(),
       ip,
     ],
-  );
+  });
   if (row === undefined) return { outcome: 'unknown' };
   const token: DirectSignInToken = {
     guid: row.guid,

@@ -8,13 +8,13 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { consumers, identityTokens } from '../db/schema.ts';
 import {
-  executePart,
   isSerializationFailure,
   noRead,
   type StatementPart,
   sqlOf,
+  type UnchangedWrites,
+  unchangedWritesInTurns,
   withWrites,
-  writesIfUnchanged,
 } from '../db/sql.ts';
 import {
   consumerLockPolicy,
@@ -34,8 +34,9 @@ import { hashVerificationValue, verificationValueMatches } from './keyed-hash.ts
  * rows of the consumer and the token and change only while both rows are locked (SELECT ... FOR
  * NO KEY UPDATE, always the consumer first so two requests never wait on each other in a circle),
  * and only from the state they hold then: an attempt decides on the rows as read and writes in one
- * statement that locks them again as they were, or, when another attempt changed them meanwhile,
- * decides again under the locks. So 20 parallel wrong answers count as at most 5 tries, a right
+ * statement that locks them again as they were (with the attempts on other consumers decided in the
+ * same turn, decision record 018), or, when another attempt changed them meanwhile, decides again
+ * under the locks. So 20 parallel wrong answers count as at most 5 tries, a right
  * answer during a lock is still refused, and all of it holds across server instances sharing the
  * database.
  */
@@ -260,9 +261,27 @@ function decide<Plan extends SuccessPlan>(
 }
 
 /**
+ * Each database's writer of attempts decided on rows as read: those of one turn share a statement,
+ * four at most, since each number of attempts of each outcome's shape is a statement text of its
+ * own, and the named statements of a connection are bounded (`maxNamedStatements`).
+ */
+const attemptsPerStatement = 4;
+const writersInTurns = new WeakMap<Database, (caller: UnchangedWrites) => Promise<void>>();
+
+function writeInTurns(db: Database, caller: UnchangedWrites): Promise<void> {
+  let write = writersInTurns.get(db);
+  if (write === undefined) {
+    write = unchangedWritesInTurns(db, attemptsPerStatement);
+    writersInTurns.set(db, write);
+  }
+  return write(caller);
+}
+
+/**
  * The common case, one attempt at a time on a consumer: the rows are read without a lock, and the
- * outcome written in one statement that first locks them again as they were read. Undefined when
- * another attempt changed them in between: nothing was written.
+ * outcome written in one statement that first locks them again as they were read, together with
+ * the attempts on other consumers that were decided in the same turn. Undefined when another
+ * attempt changed them in between: nothing was written.
  */
 async function verifyAsRead<Plan extends SuccessPlan>(
   db: Database,
@@ -271,7 +290,7 @@ async function verifyAsRead<Plan extends SuccessPlan>(
   const { asRead } = input;
   const { result, writes } = decide(asRead, input);
   if (writes === undefined) return result;
-  const unchanged = {
+  const expected = {
     text: unchangedRowsText,
     values: [
       asRead.consumer.id,
@@ -281,14 +300,15 @@ async function verifyAsRead<Plan extends SuccessPlan>(
     ],
   };
   try {
-    await executePart(
-      db,
-      writesIfUnchanged(unchanged, [
+    await writeInTurns(db, {
+      expected,
+      writes: [
         ...consumerUpdates(writes.consumerRow, writes.consumer, onceLocked),
         ...writes.alongside,
         tokenUpdate(input.tokenGuid, writes.token, onceLocked),
-      ]),
-    );
+      ],
+      rows: [`consumer:${asRead.consumer.id}`, `token:${input.tokenGuid}`],
+    });
   } catch (error) {
     if (isSerializationFailure(error)) return undefined;
     throw error;

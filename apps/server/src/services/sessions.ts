@@ -7,7 +7,14 @@ import '@fastify/cookie';
 import type { Config } from '../config.ts';
 import { type Database, executeStatement, statement } from '../db/index.ts';
 import { refreshTokens, type Scope, sessions } from '../db/schema.ts';
-import { executePart, noRead, type StatementPart, unchangedWritesInTurns, withWrites } from '../db/sql.ts';
+import {
+  executePart,
+  noRead,
+  rowPerCallInTurns,
+  type StatementPart,
+  unchangedWritesInTurns,
+  withWrites,
+} from '../db/sql.ts';
 import { notAuthorized, notPermitted } from '../errors.ts';
 import type { AuditLog } from './audit.ts';
 import type { SigningKeys } from './keys.ts';
@@ -240,16 +247,19 @@ const sessionNameJoins =
 /**
  * The whole rotation of a refresh token, as one statement (one round trip, one commit), its text
  * fixed so PostgreSQL plans it once per connection: planning it took several times as long as
- * running it. $1 the start of the grace period, $2 now, $3 the scope, $4 the token's hash, $5 the
- * successor's hash, $6 the successor's expiry.
+ * running it. These are one caller's clauses, their names ending in `index`, so that the
+ * rotations of one turn share a statement (decision record 018). $1 the start of the grace
+ * period, $2 now, $3 the scope, $4 the token's hash, $5 the successor's hash, $6 the successor's
+ * expiry.
  *
  * The token's state comes from the statement's snapshot; the rotating UPDATE re-checks
  * `rotated_at IS NULL` on the row as committed, so of racing callers exactly one wins the rotation
  * (and names its successor), and a loser (which saw the token unrotated) was rotated within the
  * grace period by definition: it gets a sibling, as does a caller within 10 s of the rotation.
+ * Racing callers never share a statement, which could rotate the row only once for both.
  */
-const refreshStatement = statement(
-  `WITH found AS (
+const refreshClauses = (index: number) =>
+  `found${index} AS (
     SELECT t.session_id,
       t.rotated_at IS NULL AS unrotated,
       t.rotated_at >= $1::timestamptz AS in_grace,
@@ -257,20 +267,21 @@ const refreshStatement = statement(
     FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
     WHERE t.hash = $4::text
   ),
-  rotated AS (
+  rotated${index} AS (
     UPDATE refresh_tokens SET rotated_at = $2::timestamptz, replaced_by = $5::text
-    WHERE hash = $4::text AND rotated_at IS NULL AND (SELECT usable FROM found)
+    WHERE hash = $4::text AND rotated_at IS NULL AND (SELECT usable FROM found${index})
   ),
-  issued AS (
+  issued${index} AS (
     INSERT INTO refresh_tokens (hash, session_id, created_at, expires_at)
     SELECT $5::text, session_id, $2::timestamptz, $6::timestamptz
-    FROM found
+    FROM found${index}
     WHERE usable AND (unrotated OR in_grace)
     RETURNING hash
-  )
-  SELECT found.usable, EXISTS (SELECT 1 FROM issued) AS issued, ${sessionViewColumns}
-  FROM found JOIN sessions s ON s.id = found.session_id ${sessionNameJoins}`,
-);
+  )`;
+
+const refreshRow = (index: number) =>
+  `found${index}.usable, EXISTS (SELECT 1 FROM issued${index}) AS issued, ${sessionViewColumns}
+  FROM found${index} JOIN sessions s ON s.id = found${index}.session_id ${sessionNameJoins}`;
 
 /**
  * A session's change of access (MFA completed), the end of its earlier refresh tokens and the new
@@ -462,6 +473,14 @@ export function createSessionService(deps: {
   }
 
   const writeIfUnchanged = unchangedWritesInTurns(db);
+  /** Rotations of one turn share a statement: four at most, four statement texts. */
+  const rotate = rowPerCallInTurns<{ hash: string; values: unknown[] }, RefreshRow>(db, {
+    clausesOf: (call, index) => ({ text: refreshClauses(index), values: call.values }),
+    rowOf: refreshRow,
+    shapeOf: () => '',
+    rowsOf: (call) => [call.hash],
+    perStatement: 4,
+  });
 
   const service: SessionService = {
     async createSession(input, alongside, known) {
@@ -557,14 +576,17 @@ export function createSessionService(deps: {
       const at = now.toISOString();
       const successor = randomToken();
       const successorHash = hashToken(successor);
-      const [row] = await executeStatement<RefreshRow>(db, refreshStatement, [
-        new Date(now.getTime() - refreshGraceMs).toISOString(),
-        at,
-        scope,
+      const row = await rotate({
         hash,
-        successorHash,
-        refreshExpiry(now).toISOString(),
-      ]);
+        values: [
+          new Date(now.getTime() - refreshGraceMs).toISOString(),
+          at,
+          scope,
+          hash,
+          successorHash,
+          refreshExpiry(now).toISOString(),
+        ],
+      });
       if (row === undefined || !row.usable) throw notAuthorized();
       const view = toView(row);
       if (row.issued) return pairFor(view, successor);
