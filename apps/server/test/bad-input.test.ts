@@ -260,6 +260,13 @@ describe(`bad input on every call (${databaseLabel})`, () => {
       'customerId',
     ],
     [
+      'a customer id past the database integer',
+      'POST',
+      '/api/auth/v1/consumer/sign-in/identity-token',
+      '{"token":"x","customerId":3000000000,"subdomain":"sender"}',
+      'customerId',
+    ],
+    [
       'an unknown field',
       'POST',
       '/api/auth/v1/consumer/sign-in/identity-token',

@@ -252,6 +252,15 @@ describe(`named statements (${databaseLabel})`, () => {
     ]);
     expect(new Set(answers.flatMap((answer) => (answer === undefined ? [] : [answer.xid]))).size).toBe(1);
 
+    // A call whose value the database refuses fails alone: the others of its turn are answered.
+    const mixed = await Promise.allSettled([
+      read({ id: 3 }),
+      read({ id: 'not a number' as unknown as number }),
+      read({ id: 2 }),
+    ]);
+    expect(mixed.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((await read({ id: 3 }))?.reads).toBe(3);
+
     // Calls that change one row run one after the other, so no change is lost.
     const again = await Promise.all([read({ id: 1 }), read({ id: 1 })]);
     expect(again.map((answer) => answer?.reads).sort()).toEqual([2, 3]);

@@ -162,11 +162,11 @@ export interface CallsInTurns<Call, Result> {
 /**
  * Gathers the calls that come in the same turn of the event loop and runs those of one shape
  * together, `perStatement` at most and never two that change the same row: one round trip, one
- * commit and one wake-up of the database and of this thread for all. When the joint statement
- * fails as a serialization failure (a caller's rows changed), or is chosen to end a deadlock with
- * another joint statement (whose rows it may lock in another order), it wrote nothing, and each
- * call runs again on its own, so only the call whose rows changed is refused; any other error
- * fails them all, as it would each.
+ * commit and one wake-up of the database and of this thread for all. A joint statement that fails
+ * wrote nothing, whatever failed: a serialization failure (a caller's rows changed), the end of a
+ * deadlock with another joint statement (whose rows it may lock in another order), or an error
+ * that one call's values caused. Each call then runs again on its own, so only the call whose rows
+ * changed is refused, and only the call that caused an error gets it.
  */
 export function callsInTurns<Call, Result>(
   options: CallsInTurns<Call, Result>,
@@ -179,13 +179,13 @@ export function callsInTurns<Call, Result>(
   };
   const runTogether = async (batch: Gathered[]) => {
     if (batch.length === 1) return runEachAlone(batch);
+    let results: Result[];
     try {
-      const results = await options.runTogether(batch.map((item) => item.call));
-      batch.forEach((item, index) => item.resolve(results[index] as Result));
-    } catch (error) {
-      if (isSerializationFailure(error) || isDeadlock(error)) runEachAlone(batch);
-      else for (const item of batch) item.reject(error);
+      results = await options.runTogether(batch.map((item) => item.call));
+    } catch {
+      return runEachAlone(batch);
     }
+    batch.forEach((item, index) => item.resolve(results[index] as Result));
   };
   const flush = () => {
     const open = new Map<string, Batch[]>();
@@ -280,10 +280,6 @@ export function unchangedWritesInTurns(
   return (caller) =>
     caller.rows === undefined && caller.writes.some(refersToLocked) ? runAlone(caller) : inTurns(caller);
 }
-
-/** SQLSTATE 40P01: PostgreSQL ended the statement to break a deadlock; it wrote nothing. */
-const isDeadlock = (error: unknown) =>
-  typeof error === 'object' && error !== null && 'code' in error && error.code === '40P01';
 
 /** SQLSTATE 40001, as the driver reports it: the statement lost a race and wrote nothing. */
 export function isSerializationFailure(error: unknown): boolean {

@@ -22,7 +22,11 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 /** A boolean in a query string: `true` or `false`. */
 export const queryBooleanSchema = z.enum(['true', 'false']).transform((value) => value === 'true');
 
-export const customerIdSchema = z.coerce.number().int().positive().max(2_147_483_647);
+/** A tenant's id as the database keeps it (a 32-bit integer). */
+const maxCustomerId = 2_147_483_647;
+export const customerIdSchema = z.coerce.number().int().positive().max(maxCustomerId);
+/** A tenant's id in a JSON body. */
+const customerIdBodySchema = z.number().int().positive().max(maxCustomerId);
 export const subdomainParamSchema = z.string().min(1).max(63);
 /** An identity token in a path: a guid or a shortId. */
 export const tokenParamSchema = z.string().min(1).max(64);
@@ -82,14 +86,14 @@ export type PasswordChangeRequest = z.infer<typeof passwordChangeRequestSchema>;
 
 export const identityTokenSignInRequestSchema = z.strictObject({
   token: tokenParamSchema,
-  customerId: z.number().int().positive(),
+  customerId: customerIdBodySchema,
   subdomain: subdomainParamSchema,
 });
 export type IdentityTokenSignInRequest = z.infer<typeof identityTokenSignInRequestSchema>;
 
 export const lookupSignInRequestSchema = z.strictObject({
   subdomain: subdomainParamSchema,
-  customerId: z.number().int().positive(),
+  customerId: customerIdBodySchema,
   token: tokenParamSchema.nullish(),
   last4Ssn: z
     .string()
