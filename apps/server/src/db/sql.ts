@@ -185,7 +185,7 @@ export function callsInTurns<Call, Result>(
     } catch {
       return runEachAlone(batch);
     }
-    batch.forEach((item, index) => item.resolve(results[index] as Result));
+    for (const [index, item] of batch.entries()) item.resolve(results[index] as Result);
   };
   const flush = () => {
     const open = new Map<string, Batch[]>();
