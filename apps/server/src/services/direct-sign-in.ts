@@ -1,5 +1,5 @@
 import type { AuthTokenResult, SignInType } from '@entry/domain';
-import type { Database } from '../db/index.ts';
+import { type Database, oncePerHandle } from '../db/index.ts';
 import { rowPerCallInTurns } from '../db/sql.ts';
 import { isGuid, normaliseShortId } from './identity-tokens-short-id.ts';
 import type { SessionService } from './sessions.ts';
@@ -90,31 +90,20 @@ interface DirectSignInRow {
   signed_in: boolean;
 }
 
-type DirectSignInRunner = (call: DirectSignInCall) => Promise<DirectSignInRow | undefined>;
-const runners = new WeakMap<Database, DirectSignInRunner>();
-
 /**
  * Each database's runner of direct sign-ins: those of one turn share a statement, four at most
  * (with the two token columns, eight statement texts), never two with one link, since each sets
  * the token's last use and one statement cannot change a row twice.
  */
-function runnerFor(db: Database): DirectSignInRunner {
-  let run = runners.get(db);
-  if (run === undefined) {
-    run = rowPerCallInTurns<DirectSignInCall, DirectSignInRow>(db, {
-      clausesOf: (call, index) => ({
-        text: directSignInClauses(call.tokenColumn, index),
-        values: call.values,
-      }),
-      rowOf: callerRow,
-      shapeOf: (call) => call.tokenColumn,
-      rowsOf: (call) => [`${call.tokenColumn}:${String(call.values[0])}`],
-      perStatement: 4,
-    });
-    runners.set(db, run);
-  }
-  return run;
-}
+const directSignInsOf = oncePerHandle((db) =>
+  rowPerCallInTurns<DirectSignInCall, DirectSignInRow>(db, {
+    clausesOf: (call, index) => ({ text: directSignInClauses(call.tokenColumn, index), values: call.values }),
+    rowOf: callerRow,
+    shapeOf: (call) => call.tokenColumn,
+    rowsOf: (call) => [`${call.tokenColumn}:${String(call.values[0])}`],
+    perStatement: 4,
+  }),
+);
 
 export async function signInWithDirectLink(
   deps: { db: Database; sessions: SessionService },
@@ -125,7 +114,7 @@ export async function signInWithDirectLink(
   const shortId = isGuid(link.token) ? null : normaliseShortId(link.token);
   if (!isGuid(link.token) && shortId === null) return { outcome: 'unknown' };
   const keys = deps.sessions.newSessionKeys();
-  const row = await runnerFor(deps.db)({
+  const row = await directSignInsOf(deps.db)({
     tokenColumn: shortId === null ? 'guid' : 'short_id',
     values: [
       shortId ?? link.token.toLowerCase(),

@@ -5,14 +5,13 @@ import {
   verificationFieldsFor,
 } from '@entry/domain';
 import { and, eq } from 'drizzle-orm';
-import type { Database } from '../db/index.ts';
+import { type Database, oncePerHandle } from '../db/index.ts';
 import { consumers, identityTokens } from '../db/schema.ts';
 import {
   isSerializationFailure,
   noRead,
   type StatementPart,
   sqlOf,
-  type UnchangedWrites,
   unchangedWritesInTurns,
   withWrites,
 } from '../db/sql.ts';
@@ -265,17 +264,7 @@ function decide<Plan extends SuccessPlan>(
  * four at most, since each number of attempts of each outcome's shape is a statement text of its
  * own, and the named statements of a connection are bounded (`maxNamedStatements`).
  */
-const attemptsPerStatement = 4;
-const writersInTurns = new WeakMap<Database, (caller: UnchangedWrites) => Promise<void>>();
-
-function writeInTurns(db: Database, caller: UnchangedWrites): Promise<void> {
-  let write = writersInTurns.get(db);
-  if (write === undefined) {
-    write = unchangedWritesInTurns(db, attemptsPerStatement);
-    writersInTurns.set(db, write);
-  }
-  return write(caller);
-}
+const attemptWritesOf = oncePerHandle((db) => unchangedWritesInTurns(db, 4));
 
 /**
  * The common case, one attempt at a time on a consumer: the rows are read without a lock, and the
@@ -300,7 +289,7 @@ async function verifyAsRead<Plan extends SuccessPlan>(
     ],
   };
   try {
-    await writeInTurns(db, {
+    await attemptWritesOf(db)({
       expected,
       writes: [
         ...consumerUpdates(writes.consumerRow, writes.consumer, onceLocked),
