@@ -46,16 +46,19 @@ function readRoutePreloads(webDistDir: string): RoutePreloads {
  * Announces a route's lazily loaded scripts (`modulepreload`) and styles (`preload`), so the
  * browser fetches them with the entry chunk rather than one import level after another, and
  * starts its self-contained chunks as `async` module scripts, which the browser evaluates as soon
- * as they arrive, while the entry chunk is still downloading.
+ * as they arrive, while the entry chunk is still downloading. All at low priority: the first paint
+ * needs none of them, but Lighthouse counts a high-priority script that arrives before the first
+ * paint as render-blocking (its first contentful paint then waited for 120 KB of them, 2 s on its
+ * mobile profile).
  */
 export function injectPreloads(indexHtml: string, files: RouteFiles): string {
   const scripts = files.start.map(
-    (file) => `<script type="module" async crossorigin src="${file}"></script>`,
+    (file) => `<script type="module" async fetchpriority="low" crossorigin src="${file}"></script>`,
   );
   const links = files.preload.map((file) =>
     file.endsWith('.css')
-      ? `<link rel="preload" as="style" crossorigin href="${file}">`
-      : `<link rel="modulepreload" crossorigin href="${file}">`,
+      ? `<link rel="preload" as="style" fetchpriority="low" crossorigin href="${file}">`
+      : `<link rel="modulepreload" fetchpriority="low" crossorigin href="${file}">`,
   );
   return indexHtml.replace('</head>', `${[...scripts, ...links].join('')}</head>`);
 }

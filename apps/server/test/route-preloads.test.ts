@@ -42,14 +42,14 @@ describe(`index.html announces the lazily loaded files of a route (${databaseLab
     rmSync(webDist, { recursive: true, force: true });
   });
 
-  it('preloads the scripts and styles of the most specific prefix, inside <head>', async () => {
+  it('preloads the scripts and styles of the most specific prefix at low priority, inside <head>', async () => {
     const response = await fetch(`${server.baseUrl}/c/verify-identity?from=letter`);
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(preloadLinks(html)).toEqual([
-      '<link rel="modulepreload" crossorigin href="/assets/consumer-layout-a1.js">',
-      '<link rel="preload" as="style" crossorigin href="/assets/portal-b2.css">',
-      '<link rel="modulepreload" crossorigin href="/assets/verify-pages-c3.js">',
+      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/consumer-layout-a1.js">',
+      '<link rel="preload" as="style" fetchpriority="low" crossorigin href="/assets/portal-b2.css">',
+      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/verify-pages-c3.js">',
     ]);
     expect(html.indexOf('verify-pages-c3.js')).toBeLessThan(html.indexOf('</head>'));
     expect(html).toContain('<script type="application/json" id="app-config">');
@@ -58,7 +58,7 @@ describe(`index.html announces the lazily loaded files of a route (${databaseLab
   it('starts the self-contained chunks as async module scripts, inside <head>, not preloaded', async () => {
     const html = await (await fetch(`${server.baseUrl}/c/verify-identity`)).text();
     expect(startedScripts(html)).toEqual([
-      '<script type="module" async crossorigin src="/assets/zod-d4.js"></script>',
+      '<script type="module" async fetchpriority="low" crossorigin src="/assets/zod-d4.js"></script>',
     ]);
     expect(html.indexOf('zod-d4.js')).toBeLessThan(html.indexOf('</head>'));
     expect(preloadLinks(html).join()).not.toContain('zod-d4.js');
