@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { inlineEntryCss } from './vite-plugins/inline-entry-css.ts';
 import { precompress } from './vite-plugins/precompress.ts';
 import { reactRouterPureComponents } from './vite-plugins/react-router-pure.ts';
 import { routePreloads } from './vite-plugins/route-preloads.ts';
@@ -79,6 +80,7 @@ export default defineConfig(({ command }) => ({
       },
       { start: [zodChunk] },
     ),
+    inlineEntryCss(),
     precompress(),
   ],
   resolve: {
