@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
@@ -126,21 +126,30 @@ export function createMailService(deps: {
    * Claims up to a batch of due mails for this instance in one statement: the rows another
    * instance is claiming at the same moment are skipped, and a claim expires after the lease, so a
    * mail is sent again only when the instance that claimed it stopped before marking it sent.
+   *
+   * The statement is planned for each claim, never from a cached plan: the outbox grows from empty
+   * as a mailing starts, and the plan the embedded database cached from the first claims (a bitmap
+   * scan of every unsent entry, then a sort) read every mail queued since the last vacuum, 2.5 ms
+   * a claim at first and 27 ms forty seconds later, while the lookup sign-ins that queued them
+   * waited behind it.
    */
   async function claimDue(): Promise<(typeof mailOutbox.$inferSelect)[]> {
     const now = clock.now();
-    const due = db
-      .select({ id: mailOutbox.id })
-      .from(mailOutbox)
-      .where(and(isNull(mailOutbox.sentAt), lte(mailOutbox.nextAttemptAt, now)))
-      .orderBy(asc(mailOutbox.id))
-      .limit(batchSize)
-      .for('update', { skipLocked: true });
-    const claimed = await db
-      .update(mailOutbox)
-      .set({ nextAttemptAt: new Date(now.getTime() + leaseMs) })
-      .where(inArray(mailOutbox.id, due))
-      .returning();
+    const claimed = await db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL plan_cache_mode = force_custom_plan`);
+      const due = tx
+        .select({ id: mailOutbox.id })
+        .from(mailOutbox)
+        .where(and(isNull(mailOutbox.sentAt), lte(mailOutbox.nextAttemptAt, now)))
+        .orderBy(asc(mailOutbox.id))
+        .limit(batchSize)
+        .for('update', { skipLocked: true });
+      return tx
+        .update(mailOutbox)
+        .set({ nextAttemptAt: new Date(now.getTime() + leaseMs) })
+        .where(inArray(mailOutbox.id, due))
+        .returning();
+    });
     return claimed.sort((a, b) => a.id - b.id);
   }
 
