@@ -27,5 +27,6 @@ describe('inlineStylesheets', () => {
 
   it('refuses a stylesheet that would close the <style> early', () => {
     expect(() => inlineStylesheets(page, () => 'a::after{content:"</style>"}')).toThrow(/cannot sit/);
+    expect(() => inlineStylesheets(page, () => 'a::after{content:"</STYLE>"}')).toThrow(/cannot sit/);
   });
 });

@@ -1,4 +1,4 @@
-import type { Plugin, Rolldown } from 'vite';
+import type { Plugin } from 'vite';
 
 const stylesheetLink = /<link rel="stylesheet"(?: crossorigin)? href="([^"]+)">/g;
 
@@ -14,7 +14,7 @@ export function inlineStylesheets(
   const page = html.replace(stylesheetLink, (link, href: string) => {
     const style = styleOf(href);
     if (style === undefined) return link;
-    if (style.includes('</style')) throw new Error(`inline-entry-css: ${href} cannot sit in a <style>`);
+    if (/<\/style/i.test(style)) throw new Error(`inline-entry-css: ${href} cannot sit in a <style>`);
     inlined.push(href);
     return `<style>${style}</style>`;
   });
@@ -37,17 +37,10 @@ export function inlineEntryCss(): Plugin {
       order: 'post',
       handler(html, { bundle }) {
         if (bundle === undefined) return html;
-        const assetOf = (href: string): Rolldown.OutputAsset | undefined => {
-          const output = bundle[href.replace(/^\//, '')];
-          return output?.type === 'asset' ? output : undefined;
-        };
         const page = inlineStylesheets(html, (href) => {
-          const source = assetOf(href)?.source;
-          return source === undefined
-            ? undefined
-            : typeof source === 'string'
-              ? source
-              : new TextDecoder().decode(source);
+          const output = bundle[href.replace(/^\//, '')];
+          if (output?.type !== 'asset') return undefined;
+          return typeof output.source === 'string' ? output.source : new TextDecoder().decode(output.source);
         });
         for (const href of page.inlined) delete bundle[href.replace(/^\//, '')];
         return page.html;
