@@ -3,9 +3,9 @@ import { expect, test } from '../fixtures.ts';
 
 /** The `async` module scripts index.html starts itself (apps/server/src/web.ts). */
 function startedScripts(html: string): string[] {
-  return [...html.matchAll(/<script type="module" async crossorigin src="([^"]+)"><\/script>/g)].map(
-    (match) => match[1] ?? '',
-  );
+  return [
+    ...html.matchAll(/<script type="module" async fetchpriority="low" crossorigin src="([^"]+)"><\/script>/g),
+  ].map((match) => match[1] ?? '');
 }
 
 test.describe('index.html on consumer pages', () => {

@@ -1,50 +1,76 @@
-import type { Plugin } from 'vite';
+import type { HtmlTagDescriptor, Plugin, Rolldown } from 'vite';
 
-const stylesheetLink = /<link rel="stylesheet"(?: crossorigin)? href="([^"]+)">/g;
+/** The parts of a bundle's outputs the plugin reads and changes. */
+export type BundleFacts = Record<
+  string,
+  | { type: 'asset'; source: string | Uint8Array }
+  | { type: 'chunk'; isEntry: boolean; viteMetadata?: { importedCss: Set<string> } | undefined }
+>;
 
 /**
- * Replaces each `<link rel="stylesheet">` of `html` whose file `styleOf` knows by a `<style>`
- * holding that file; the others stay links. Returns the page and the files it inlined.
+ * Takes the entry chunks' stylesheets out of their `importedCss` and returns their file names:
+ * Vite then neither links them from index.html nor lists them among the files a lazy import loads
+ * first. The files stay in the bundle until `takeStyles`.
  */
-export function inlineStylesheets(
-  html: string,
-  styleOf: (href: string) => string | undefined,
-): { html: string; inlined: string[] } {
-  const inlined: string[] = [];
-  const page = html.replace(stylesheetLink, (link, href: string) => {
-    const style = styleOf(href);
-    if (style === undefined) return link;
-    if (/<\/style/i.test(style)) throw new Error(`inline-entry-css: ${href} cannot sit in a <style>`);
-    inlined.push(href);
-    return `<style>${style}</style>`;
+export function unlistEntryStyles(bundle: BundleFacts): string[] {
+  const files: string[] = [];
+  for (const output of Object.values(bundle)) {
+    if (output.type !== 'chunk' || !output.isEntry) continue;
+    for (const file of output.viteMetadata?.importedCss ?? []) {
+      files.push(file);
+      output.viteMetadata?.importedCss.delete(file);
+    }
+  }
+  return files;
+}
+
+/** The text of each of `files`, each taken out of `bundle`. */
+export function takeStyles(bundle: BundleFacts, files: readonly string[]): string[] {
+  return files.map((file) => {
+    const asset = bundle[file];
+    if (asset?.type !== 'asset') throw new Error(`inline-entry-css: ${file} is not in the bundle`);
+    delete bundle[file];
+    return typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);
   });
-  return { html: page, inlined };
+}
+
+/** Each style as a `<style>` in the page's head. */
+export function styleTags(styles: readonly string[]): HtmlTagDescriptor[] {
+  return styles.map((style) => {
+    if (/<\/style/i.test(style)) throw new Error('inline-entry-css: a stylesheet cannot sit in a <style>');
+    return { tag: 'style', children: style, injectTo: 'head' };
+  });
 }
 
 /**
  * Writes the entry chunk's stylesheet into index.html instead of linking it. The linked file was
  * the one request the first paint waited for (the header index.html paints before the app loads):
  * one more round trip on a phone's connection. Inlined, it arrives with the page, 3 KB gzipped,
- * and the file is left out of the build. The page's Content-Security-Policy allows inline styles
- * (apps/server/src/app.ts). DESIGN.md section 8, Lighthouse's first contentful paint.
+ * and the file is left out of the build. It must also leave the lists of files Vite loads before
+ * a lazy import (which read the entry's stylesheets): loading a file that is not there fails the
+ * import. The page's Content-Security-Policy allows inline styles (apps/server/src/app.ts).
+ * DESIGN.md section 8, Lighthouse's first contentful paint.
  */
 export function inlineEntryCss(): Plugin {
+  let files: string[] = [];
   return {
     name: 'entry-inline-entry-css',
     apply: 'build',
-    transformIndexHtml: {
-      // After Vite has written the entry's <link rel="stylesheet"> into the page.
-      order: 'post',
-      handler(html, { bundle }) {
-        if (bundle === undefined) return html;
-        const page = inlineStylesheets(html, (href) => {
-          const output = bundle[href.replace(/^\//, '')];
-          if (output?.type !== 'asset') return undefined;
-          return typeof output.source === 'string' ? output.source : new TextDecoder().decode(output.source);
-        });
-        for (const href of page.inlined) delete bundle[href.replace(/^\//, '')];
-        return page.html;
+    generateBundle: {
+      // Before Vite's own hooks read the entry's stylesheets: they write the page's links and the
+      // lazy imports' lists.
+      order: 'pre',
+      handler(_options, bundle: Rolldown.OutputBundle) {
+        files = unlistEntryStyles(bundle);
       },
+    },
+    transformIndexHtml: {
+      // In the page's generateBundle, after Vite's stylesheet hook has finished the files' texts.
+      order: 'post',
+      handler: (html, { bundle }) => ({
+        html,
+        tags: bundle === undefined ? [] : styleTags(takeStyles(bundle, files)),
+      }),
     },
   };
 }
