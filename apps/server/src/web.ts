@@ -52,13 +52,12 @@ function readRoutePreloads(webDistDir: string): RoutePreloads {
  * mobile profile).
  */
 export function injectPreloads(indexHtml: string, files: RouteFiles): string {
-  const scripts = files.start.map(
-    (file) => `<script type="module" async fetchpriority="low" crossorigin src="${file}"></script>`,
-  );
+  const fetched = 'fetchpriority="low" crossorigin';
+  const scripts = files.start.map((file) => `<script type="module" async ${fetched} src="${file}"></script>`);
   const links = files.preload.map((file) =>
     file.endsWith('.css')
-      ? `<link rel="preload" as="style" fetchpriority="low" crossorigin href="${file}">`
-      : `<link rel="modulepreload" fetchpriority="low" crossorigin href="${file}">`,
+      ? `<link rel="preload" as="style" ${fetched} href="${file}">`
+      : `<link rel="modulepreload" ${fetched} href="${file}">`,
   );
   return indexHtml.replace('</head>', `${[...scripts, ...links].join('')}</head>`);
 }

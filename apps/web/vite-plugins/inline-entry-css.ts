@@ -15,11 +15,11 @@ export type BundleFacts = Record<
 export function unlistEntryStyles(bundle: BundleFacts): string[] {
   const files: string[] = [];
   for (const output of Object.values(bundle)) {
-    if (output.type !== 'chunk' || !output.isEntry) continue;
-    for (const file of output.viteMetadata?.importedCss ?? []) {
-      files.push(file);
-      output.viteMetadata?.importedCss.delete(file);
-    }
+    const importedCss =
+      output.type === 'chunk' && output.isEntry ? output.viteMetadata?.importedCss : undefined;
+    if (importedCss === undefined) continue;
+    files.push(...importedCss);
+    importedCss.clear();
   }
   return files;
 }
