@@ -150,6 +150,22 @@ describe.skipIf(testDatabaseUrl === undefined || redisUrl === undefined)(
       }
     });
 
+    it('a parallel burst from one address on both instances gets at most the per-IP budget judged', async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, (_, index) =>
+          call(
+            index % 2 === 0 ? first.baseUrl : second.baseUrl,
+            'POST',
+            '/api/auth/v1/consumer/sign-in/identity-token',
+            { body: { ...tenant, token: randomUUID() } },
+          ),
+        ),
+      );
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.filter((status) => status === 404)).toHaveLength(defaultFailureLimit);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(200 - defaultFailureLimit);
+    });
+
     it('a staff lock counted on one instance refuses the right password on the other, which signed the user in before', async () => {
       const { username, password } = first.demo.admin;
       const signIn = (server: TestServer, attempt: string) =>

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createConsumer, createToken } from './consumer-fixtures.ts';
 import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
@@ -52,6 +53,21 @@ describe(`per-IP failure limit over HTTP (${databaseLabel})`, () => {
       body: { ...tenant, token: token.guid },
     });
     expect(healed.status).toBe(200);
+  });
+
+  it('judges at most the limit of a parallel burst of failing sign-ins, and says when to try again', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        call(server.baseUrl, 'POST', '/api/auth/v1/consumer/sign-in/identity-token', {
+          body: { ...tenant, token: randomUUID() },
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 404)).toHaveLength(limit);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(200 - limit);
+    const refused = answers.find((answer) => answer.status === 429);
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 
   it('never limits successful reads, even past the limit', async () => {

@@ -10,6 +10,7 @@ import {
   installFailureLimiter,
   MemoryFailureCountStore,
   RedisFailureCountStore,
+  retryAfterSeconds,
 } from '../src/services/rate-limit.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL || process.env.REDIS_URL || undefined;
@@ -43,19 +44,54 @@ const stores: [string, (prefix: string) => FailureCountStore][] = [
 if (redisUrl !== undefined) stores.push(['redis', redisStore]);
 
 describe.each(stores)('%s failure store', (_name, makeStore) => {
-  it('counts failures per key over a sliding 10-minute window', async () => {
+  it('keeps units per key over a sliding 10-minute window, and takes back what is given back', async () => {
     const store = makeStore(`test:${randomUUID()}:`);
     const start = new Date(
       Math.floor(Date.parse('2025-01-01T00:00:00Z') / failureWindowMs) * failureWindowMs,
     );
-    for (let i = 0; i < 4; i += 1) await store.add('10.0.0.1', start);
-    await store.add('10.0.0.2', start);
+    for (let i = 1; i <= 5; i += 1) {
+      expect(await store.take('10.0.0.1', start)).toMatchObject({ current: i, previous: 0 });
+    }
+    const other = await store.take('10.0.0.2', start);
+    await store.giveBack('10.0.0.1', other.window);
     expect(await store.count('10.0.0.1', start)).toBe(4);
     expect(await store.count('10.0.0.2', start)).toBe(1);
 
     const halfIntoNext = new Date(start.getTime() + failureWindowMs * 1.5);
     expect(await store.count('10.0.0.1', halfIntoNext)).toBe(2);
-    expect(await store.count('10.0.0.1', new Date(start.getTime() + failureWindowMs * 2))).toBe(0);
+    expect(await store.take('10.0.0.1', halfIntoNext)).toMatchObject({ current: 1, previous: 4 });
+    expect(await store.count('10.0.0.1', new Date(start.getTime() + failureWindowMs * 3))).toBe(0);
+  });
+
+  it('gives every unit of a parallel burst a number of its own', async () => {
+    const store = makeStore(`test:${randomUUID()}:`);
+    const now = new Date('2025-01-01T00:03:00Z');
+    const units = await Promise.all(Array.from({ length: 50 }, () => store.take('10.0.0.3', now)));
+    expect(units.map((unit) => unit.current).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
+  });
+});
+
+describe('retryAfterSeconds', () => {
+  const windowStart = new Date(
+    Math.floor(Date.parse('2025-01-01T00:00:00Z') / failureWindowMs) * failureWindowMs,
+  );
+  it('waits for the next window when the current one is full', () => {
+    const now = new Date(windowStart.getTime() + failureWindowMs / 4);
+    // 30 kept in this window: the next fits once the window has passed and 1/30 of it has faded.
+    const seconds = retryAfterSeconds({ window: 0, current: 31, previous: 0 }, 30, now);
+    expect(seconds).toBe(Math.ceil((0.75 * failureWindowMs + failureWindowMs / 30) / 1000));
+  });
+  it('waits for the previous window to fade when it holds the budget', () => {
+    const now = new Date(windowStart.getTime() + failureWindowMs / 10);
+    const seconds = retryAfterSeconds({ window: 0, current: 1, previous: 30 }, 30, now);
+    // With 30 kept in the window before, one more fits once 1/30 of it has faded: long past here.
+    expect(seconds).toBe(1);
+    const early = new Date(windowStart.getTime() + 1000);
+    expect(retryAfterSeconds({ window: 0, current: 1, previous: 30 }, 30, early)).toBe(
+      Math.ceil((failureWindowMs / 30 - 1000) / 1000),
+    );
   });
 });
 
@@ -66,6 +102,8 @@ describe('installFailureLimiter over HTTP', () => {
     app = undefined;
   });
 
+  let judged = 0;
+
   async function serve(
     limit: number,
     clock: Clock,
@@ -75,6 +113,7 @@ describe('installFailureLimiter over HTTP', () => {
     instance.setErrorHandler(handleError);
     installFailureLimiter(instance, { store, limit, clock });
     instance.post('/attempt', { config: { failureLimited: true } }, async (request) => {
+      judged += 1;
       if ((request.query as { ok?: string }).ok !== 'yes') throw new ApiError(409, 'InvalidSignIn', 'wrong');
       return { ok: true };
     });
@@ -109,6 +148,42 @@ describe('installFailureLimiter over HTTP', () => {
     expect((await fetch(`${base}/attempt?ok=yes`, { method: 'POST' })).status).toBe(200);
   });
 
+  it('judges at most the budget of a parallel burst, and says when to try again', async () => {
+    judged = 0;
+    const base = await serve(30, new TestClock());
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, () => fetch(`${base}/attempt`, { method: 'POST' })),
+    );
+    expect(judged).toBe(30);
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(30);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(170);
+    const refused = answers.find((answer) => answer.status === 429);
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('answers at most the budget of failing reads in a parallel burst', async () => {
+    const base = await serve(30, new TestClock());
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => fetch(`${base}/read/unknown-${i}`)),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 404)).toHaveLength(30);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(170);
+  });
+
+  it('gives back the unit of an attempt that succeeded', async () => {
+    judged = 0;
+    const base = await serve(3, new TestClock());
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => fetch(`${base}/attempt?ok=yes`, { method: 'POST' })),
+    );
+    expect(answers.map((answer) => answer.status)).toContain(200);
+    for (let i = 0; i < 3; i += 1)
+      expect((await fetch(`${base}/attempt`, { method: 'POST' })).status).toBe(409);
+    expect((await fetch(`${base}/attempt`, { method: 'POST' })).status).toBe(429);
+  });
+
   it('never limits successful reads, and refuses failing reads past the limit', async () => {
     const base = await serve(2, new TestClock());
     expect((await fetch(`${base}/read/unknown-1`)).status).toBe(404);
@@ -131,7 +206,8 @@ describe('installFailureLimiter over HTTP', () => {
 
   it('fails open when the store is unreachable', async () => {
     const broken: FailureCountStore = {
-      add: () => Promise.reject(new Error('down')),
+      take: () => Promise.reject(new Error('down')),
+      giveBack: () => Promise.reject(new Error('down')),
       count: () => Promise.reject(new Error('down')),
     };
     const base = await serve(1, new TestClock(), broken);

@@ -11,22 +11,33 @@ import type { Clock } from '../config.ts';
 import { ApiError } from '../errors.ts';
 
 /**
- * Per-IP limits on failed attempts (DESIGN.md section 5). Only failures (4xx answers) count, so a
- * carrier's shared address does not block the many consumers behind it who succeed; the per-token
- * and per-account locks do the rest.
+ * Per-IP budgets of failed attempts (DESIGN.md section 5). Only failures (4xx answers) are kept,
+ * so a carrier's shared address does not block the many consumers behind it who succeed; the
+ * per-token and per-account locks do the rest.
  *
- * Counting uses a sliding window approximated from two fixed windows: the current window's count
- * plus the previous window's count weighted by how much of it still overlaps the last 10 minutes.
- * Window numbers come from the injected clock, so tests move time instead of sleeping, and every
- * instance sharing a Redis store sees the same counts.
+ * An attempt is paid for before it is judged: it takes a unit of its address's budget as it
+ * arrives and gives it back once it has succeeded, so a burst of any size gets at most the budget
+ * judged. The window slides, approximated from two fixed windows: the current one's count plus
+ * the previous one's weighted by how much of it still overlaps the last 10 minutes.
  */
 
 export const failureWindowMs = 10 * 60_000;
 
+/** An attempt's unit of budget, taken in the fixed window `window`. */
+export interface Taken {
+  window: number;
+  /** Units taken in that window, this one included. */
+  current: number;
+  /** Units kept in the window before it. */
+  previous: number;
+}
+
 export interface FailureCountStore {
-  /** Adds one failure for `key` in the window holding `now`. */
-  add(key: string, now: Date): Promise<void>;
-  /** Failures for `key` over the sliding window ending at `now`. */
+  /** Takes one unit of `key`'s budget in the window holding `now`, atomically. */
+  take(key: string, now: Date): Promise<Taken>;
+  /** Gives back a unit taken in `window` by an attempt that did not fail. */
+  giveBack(key: string, window: number): Promise<void>;
+  /** Units kept for `key` over the sliding window ending at `now`. */
   count(key: string, now: Date): Promise<number>;
 }
 
@@ -34,35 +45,68 @@ function windowIndex(now: Date): number {
   return Math.floor(now.getTime() / failureWindowMs);
 }
 
-function slidingCount(current: number, previous: number, now: Date): number {
-  const elapsed = (now.getTime() % failureWindowMs) / failureWindowMs;
-  return current + previous * (1 - elapsed);
+/** How far into its fixed window `now` is, from 0 to 1. */
+function elapsedShare(now: Date): number {
+  return (now.getTime() % failureWindowMs) / failureWindowMs;
 }
 
-export class MemoryFailureCountStore implements FailureCountStore {
-  readonly #counts = new Map<string, number>();
+function slidingCount(current: number, previous: number, now: Date): number {
+  return current + previous * (1 - elapsedShare(now));
+}
 
-  async add(key: string, now: Date): Promise<void> {
-    const current = windowIndex(now);
-    const slot = `${key}\u0000${current}`;
-    this.#counts.set(slot, (this.#counts.get(slot) ?? 0) + 1);
-    this.#forgetBefore(current - 1);
+/**
+ * When one more attempt fits the budget again: once the previous window's weight has faded enough,
+ * or, when the current window alone is full, once the current window has become the previous one.
+ */
+export function retryAfterSeconds(taken: Taken, limit: number, now: Date): number {
+  const kept = taken.current - 1;
+  let waitMs: number;
+  if (kept + 1 > limit) {
+    const fadedShare = Math.max(0, 1 - (limit - 1) / kept);
+    waitMs = (1 - elapsedShare(now)) * failureWindowMs + fadedShare * failureWindowMs;
+  } else {
+    const fadedShare = taken.previous === 0 ? 0 : 1 - (limit - 1 - kept) / taken.previous;
+    waitMs = Math.max(0, fadedShare - elapsedShare(now)) * failureWindowMs;
+  }
+  return Math.max(1, Math.ceil(waitMs / 1000));
+}
+
+/** Costs the same per attempt whatever the number of addresses: old windows are dropped whole. */
+export class MemoryFailureCountStore implements FailureCountStore {
+  readonly #windows = new Map<number, Map<string, number>>();
+
+  async take(key: string, now: Date): Promise<Taken> {
+    const window = windowIndex(now);
+    const counts = this.#countsOf(window);
+    const current = (counts.get(key) ?? 0) + 1;
+    counts.set(key, current);
+    return { window, current, previous: this.#windows.get(window - 1)?.get(key) ?? 0 };
+  }
+
+  async giveBack(key: string, window: number): Promise<void> {
+    const counts = this.#windows.get(window);
+    const current = counts?.get(key) ?? 0;
+    if (current > 1) counts?.set(key, current - 1);
+    else counts?.delete(key);
   }
 
   async count(key: string, now: Date): Promise<number> {
-    const current = windowIndex(now);
+    const window = windowIndex(now);
     return slidingCount(
-      this.#counts.get(`${key}\u0000${current}`) ?? 0,
-      this.#counts.get(`${key}\u0000${current - 1}`) ?? 0,
+      this.#windows.get(window)?.get(key) ?? 0,
+      this.#windows.get(window - 1)?.get(key) ?? 0,
       now,
     );
   }
 
-  #forgetBefore(oldestKept: number): void {
-    for (const slot of this.#counts.keys()) {
-      const index = Number(slot.slice(slot.lastIndexOf('\u0000') + 1));
-      if (index < oldestKept) this.#counts.delete(slot);
+  #countsOf(window: number): Map<string, number> {
+    let counts = this.#windows.get(window);
+    if (counts === undefined) {
+      for (const old of this.#windows.keys()) if (old < window - 1) this.#windows.delete(old);
+      counts = new Map();
+      this.#windows.set(window, counts);
     }
+    return counts;
   }
 }
 
@@ -73,33 +117,41 @@ export class RedisFailureCountStore implements FailureCountStore {
     private readonly prefix: string,
   ) {}
 
-  #slot(key: string, index: number): string {
-    return `${this.prefix}failures:${key}:${index}`;
+  #slot(key: string, window: number): string {
+    return `${this.prefix}failures:${key}:${window}`;
   }
 
-  async add(key: string, now: Date): Promise<void> {
-    const slot = this.#slot(key, windowIndex(now));
-    await this.redis
+  async take(key: string, now: Date): Promise<Taken> {
+    const window = windowIndex(now);
+    const slot = this.#slot(key, window);
+    const results = await this.redis
       .multi()
       .incr(slot)
       .pexpire(slot, failureWindowMs * 2)
+      .get(this.#slot(key, window - 1))
       .exec();
+    const [current, , previous] = (results ?? []).map(([error, value]) => {
+      if (error) throw error;
+      return value;
+    });
+    return { window, current: Number(current), previous: Number(previous ?? 0) };
+  }
+
+  async giveBack(key: string, window: number): Promise<void> {
+    await this.redis.decr(this.#slot(key, window));
   }
 
   async count(key: string, now: Date): Promise<number> {
-    const current = windowIndex(now);
-    const [currentCount, previousCount] = await this.redis.mget(
-      this.#slot(key, current),
-      this.#slot(key, current - 1),
-    );
-    return slidingCount(Number(currentCount ?? 0), Number(previousCount ?? 0), now);
+    const window = windowIndex(now);
+    const [current, previous] = await this.redis.mget(this.#slot(key, window), this.#slot(key, window - 1));
+    return slidingCount(Number(current ?? 0), Number(previous ?? 0), now);
   }
 }
 
 /**
- * How a route takes part: `true` for attempts (sign-in, lookup, MFA, reset, launch), refused
- * before they run once the address is over the limit; `'read'` for reads, which always run and
- * are refused only when they would fail, so a successful read is never limited.
+ * How a route takes part: `true` for attempts (sign-in, lookup, MFA, reset, launch), which pay a
+ * unit before they run; `'read'` for reads, which always run and pay only when they fail, so a
+ * successful read is never limited and a failing one past the budget is answered 429 instead.
  */
 export type FailureLimitMode = true | 'read';
 
@@ -122,7 +174,7 @@ export interface FailureLimiterOptions {
   clock: Clock;
 }
 
-/** A refusal counts; the limiter's own 429 does not, nor a request whose client left unanswered. */
+/** A refusal keeps its unit; the limiter's own 429 does not, nor a request whose client left unanswered. */
 function isCountedFailure(statusCode: number): boolean {
   return statusCode >= 400 && statusCode < 500 && statusCode !== 429 && statusCode !== clientClosedRequest;
 }
@@ -133,48 +185,62 @@ function isCountedFailure(statusCode: number): boolean {
  */
 export function installFailureLimiter(app: FastifyInstance, options: FailureLimiterOptions): void {
   const { store, limit, clock } = options;
+  /** The units taken by attempts still being judged. */
+  const taken = new WeakMap<FastifyRequest, Taken>();
+
   // An unreachable store must not take sign-in down with it: the per-token and per-account locks
   // in the database still hold, so the limiter fails open and says so in the log.
-  const overLimit = async (request: FastifyRequest) => {
+  const storeDown = (request: FastifyRequest, error: unknown) => {
+    request.log.error({ err: error }, 'failure limiter store unavailable');
+  };
+
+  /** Takes a unit for `request`; the refusal to answer when none was left, after giving it back. */
+  const pay = async (request: FastifyRequest, reply: FastifyReply): Promise<ApiError | undefined> => {
+    const now = clock.now();
+    let unit: Taken;
     try {
-      return (await store.count(request.ip, clock.now())) >= limit;
+      unit = await store.take(request.ip, now);
     } catch (error) {
-      request.log.error({ err: error }, 'failure limiter store unavailable');
-      return false;
+      storeDown(request, error);
+      return undefined;
     }
+    if (slidingCount(unit.current, unit.previous, now) <= limit) {
+      taken.set(request, unit);
+      return undefined;
+    }
+    await store.giveBack(request.ip, unit.window).catch((error: unknown) => storeDown(request, error));
+    reply.header('retry-after', String(retryAfterSeconds(unit, limit, now)));
+    return tooManyRequests();
   };
 
-  const refuseOverLimit: onRequestHookHandler = (request, _reply, done) => {
-    overLimit(request).then((over) => done(over ? tooManyRequests() : undefined), done);
+  const payBeforeAttempt: onRequestHookHandler = (request, reply, done) => {
+    pay(request, reply).then(done, done);
   };
 
-  const countFailure = async (
-    mode: FailureLimitMode,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    payload: unknown,
-  ) => {
-    if (mode === 'read' && (await overLimit(request))) {
-      reply.code(429).type('application/json; charset=utf-8');
-      return JSON.stringify(tooManyRequests().toBody());
-    }
-    // Counted before the answer leaves, so the caller's next attempt already sees it.
-    try {
-      await store.add(request.ip, clock.now());
-    } catch (error) {
-      request.log.error({ err: error }, 'failure limiter store unavailable');
-    }
-    return payload;
+  const settleAttempt = async (request: FastifyRequest, reply: FastifyReply) => {
+    const unit = taken.get(request);
+    if (unit === undefined || isCountedFailure(reply.statusCode)) return;
+    taken.delete(request);
+    await store.giveBack(request.ip, unit.window).catch((error: unknown) => storeDown(request, error));
   };
 
-  const countFailures =
+  const settleRead = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (!isCountedFailure(reply.statusCode)) return payload;
+    const refusal = await pay(request, reply);
+    if (refusal === undefined) return payload;
+    reply.code(429).type('application/json; charset=utf-8');
+    return JSON.stringify(refusal.toBody());
+  };
+
+  // Settled before the answer leaves, so the caller's next attempt already sees its budget.
+  const settle =
     (mode: FailureLimitMode): onSendHookHandler =>
     (request, reply, payload, done) => {
-      if (!isCountedFailure(reply.statusCode)) {
-        done(null, payload);
-        return;
-      }
-      countFailure(mode, request, reply, payload).then(
+      const settled =
+        mode === 'read'
+          ? settleRead(request, reply, payload)
+          : settleAttempt(request, reply).then(() => payload);
+      settled.then(
         (answer) => done(null, answer),
         (error: Error) => done(error),
       );
@@ -185,8 +251,8 @@ export function installFailureLimiter(app: FastifyInstance, options: FailureLimi
   app.addHook('onRoute', (route) => {
     const mode = route.config?.failureLimited;
     if (mode === undefined) return;
-    if (mode === true) route.onRequest = [refuseOverLimit, ...hooksOf(route.onRequest)];
-    route.onSend = [countFailures(mode), ...hooksOf(route.onSend)];
+    if (mode === true) route.onRequest = [payBeforeAttempt, ...hooksOf(route.onRequest)];
+    route.onSend = [settle(mode), ...hooksOf(route.onSend)];
   });
 }
 
