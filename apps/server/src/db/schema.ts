@@ -1,5 +1,16 @@
 import type { AccessType, IdentityTokenData, SignInType } from '@entry/domain';
-import { bigint, boolean, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /**
  * The drizzle view of the tables that `migrations/*.sql` create. The SQL files are the source of
@@ -203,4 +214,26 @@ export const auditLog = pgTable('audit_log', {
   ip: text('ip'),
   outcome: text('outcome').notNull(),
   detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+});
+
+export type BudgetKind = 'tokenless-identity' | 'consumer-mfa';
+
+/** Budgets with no row of their own to live in (migration 0900); `taken` counts units paid and not given back. */
+export const attemptBudgets = pgTable(
+  'attempt_budgets',
+  {
+    kind: text('kind').$type<BudgetKind>().notNull(),
+    key: text('key').notNull(),
+    taken: integer('taken').notNull().default(0),
+    lockLevel: integer('lock_level').notNull().default(0),
+    lockedUntil: at('locked_until'),
+    lastFailureAt: at('last_failure_at'),
+  },
+  (table) => [primaryKey({ columns: [table.kind, table.key] })],
+);
+
+/** When a consumer's one-time codes of the last hour were mailed (migration 0900). */
+export const codeMailBudgets = pgTable('code_mail_budgets', {
+  consumerId: bigint('consumer_id', { mode: 'number' }).primaryKey(),
+  sentAt: at('sent_at').array().notNull(),
 });

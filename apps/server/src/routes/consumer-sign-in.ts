@@ -9,7 +9,7 @@ import {
   verificationFieldsFor,
 } from '@entry/domain';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
@@ -47,6 +47,8 @@ import {
   type WritesWithSession,
 } from '../services/sessions.ts';
 import { createSubscriptionLinks } from '../services/subscriptions.ts';
+import { giveBackCodeMail, takeCodeMail } from '../stores/code-mail-budget.ts';
+import { endEarlierPendingSessions, endPendingSession } from '../stores/pending-sessions.ts';
 
 /**
  * Consumer sign-in (DESIGN.md section 5): with a Direct identity token, by knowledge-based
@@ -66,6 +68,8 @@ import { createSubscriptionLinks } from '../services/subscriptions.ts';
 /** The role every full consumer session carries (every full token has a roleId; staff use 1 and 2). */
 export const consumerRoleId = 3;
 
+const codeMailLimitCause = 'code mails per hour used up';
+
 export const consumerMessages = {
   tenantNotFound: 'No organisation matches this customer id and domain.',
   tokenNotFound: 'This link is not valid.',
@@ -80,6 +84,7 @@ export const consumerMessages = {
   wrongMfaCode: 'The code is not correct, has expired or was already used.',
   mfaNotPending: 'This session has no verification code pending.',
   resendTooSoon: 'A new code can be requested once a minute. Please wait a moment and try again.',
+  tooManyCodeMails: 'Too many codes were sent to you in the last hour. Please try again later.',
   mfaMailSubject: 'Your verification code',
   mfaMailText: (code: string, minutes: number) =>
     `Your verification code is ${code}. It is valid for ${minutes} minutes. If you did not try to sign in, you can ignore this e-mail.`,
@@ -122,10 +127,31 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
   const tokenExpired = () => new ApiError(404, 'TokenExpired', consumerMessages.tokenExpired);
 
+  /** The refusal of a locked verification or MFA step, saying when to try again where that is known. */
+  function locked(reply: FastifyReply, lockedUntil: Date | null): ApiError {
+    if (lockedUntil !== null) reply.header('retry-after', String(secondsUntil(lockedUntil)));
+    return new ApiError(403, 'UserLocked', consumerMessages.userLocked);
+  }
+
+  function tooManyCodeMails(reply: FastifyReply, retryAfterMs: number): ApiError {
+    reply.header('retry-after', String(Math.ceil(retryAfterMs / 1000)));
+    return new ApiError(429, 'ToManyRequests', consumerMessages.tooManyCodeMails);
+  }
+
+  const secondsUntil = (until: Date) =>
+    Math.max(1, Math.ceil((until.getTime() - clock.now().getTime()) / 1000));
+
   /** What a verified lookup writes, and the session it opens (none: MFA with no address on file). */
   interface LookupPlan {
     writes: StatementPart[];
     opened: { keys: NewSessionKeys; session: NewSession } | null;
+    /** The code's mail, sent once the consumer's hourly budget of code mails allows it. */
+    codeMail: PendingCodeMail | null;
+  }
+
+  interface PendingCodeMail {
+    consumerId: number;
+    mail: EnqueueMailInput;
   }
 
   /**
@@ -135,6 +161,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
    */
   function lookupPlan(input: {
     tenant: Tenant;
+    mfaNeeded: boolean;
     tokenGuid: string | null;
     consumer: VerifiedConsumer;
     ip: string;
@@ -156,14 +183,19 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       consumerId: consumer.id,
       identityTokenGuid: tokenGuid,
     } as const;
-    const opening = (session: NewSession, alongside: WritesWithSession): LookupPlan => {
+    const opening = (
+      session: NewSession,
+      alongside: WritesWithSession,
+      codeMail: PendingCodeMail | null = null,
+    ): LookupPlan => {
       const keys = sessions.newSessionKeys();
       return {
         opened: { keys, session },
         writes: [...sessions.sessionInserts(keys, session), ...alongside(keys.id)],
+        codeMail,
       };
     };
-    if (!tenant.mfaRequired) {
+    if (!input.mfaNeeded) {
       return opening(
         { ...signedIn, accessType: 'Consumer', hasRestrictedAccess: false, roleId: consumerRoleId },
         () => [audited('success', { mfa: false })],
@@ -171,7 +203,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }
     const email = consumer.email;
     if (email === null || email.trim() === '') {
-      return { opened: null, writes: [audited('failure', { noAddress: true })] };
+      return { opened: null, writes: [audited('failure', { noAddress: true })], codeMail: null };
     }
     const code = generateMfaCode();
     return opening(
@@ -179,8 +211,8 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       (sessionId) => [
         mfaCodeInsert({ sessionId, code, pepper: ctx.kbaPepper, now: input.now }),
         audited('success', { mfa: 'pending' }),
-        ctx.mail.insertOf(codeMail(tenant, email, code)),
       ],
+      { consumerId: consumer.id, mail: codeMail(tenant, email, code) },
     );
   }
 
@@ -194,9 +226,57 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     };
   }
 
+  type AuditBase = { tenantId: number | null; ip: string };
+
+  const auditLockout = (base: AuditBase, actor: string | null, detail: Record<string, unknown>) =>
+    audit.record({ ...base, event: 'consumer.verification.lockout', outcome: 'locked', actor, detail });
+
+  /**
+   * Mails a pending session's code within the consumer's hourly budget of code mails; past it,
+   * ends the session it opened and refuses with 429.
+   */
+  async function sendCode(
+    reply: FastifyReply,
+    codeMail: PendingCodeMail,
+    sessionId: string,
+    tenant: Tenant,
+    ip: string,
+    now: Date,
+  ): Promise<void> {
+    const paid = await takeCodeMail(db, codeMail.consumerId, now);
+    if ('retryAfterMs' in paid) {
+      await endPendingSession(db, sessionId, codeMailLimitCause, now);
+      await audit.record({
+        event: 'consumer.session.end',
+        outcome: 'revoked',
+        actor: `consumer:${codeMail.consumerId}`,
+        tenantId: tenant.id,
+        ip,
+        detail: { sessionId, cause: codeMailLimitCause },
+      });
+      throw tooManyCodeMails(reply, paid.retryAfterMs);
+    }
+    await ctx.mail.enqueueMail(codeMail.mail);
+  }
+
+  async function endEarlierPending(consumerId: number, keep: string, tenant: Tenant, ip: string) {
+    const ended = await endEarlierPendingSessions(db, consumerId, keep, clock.now());
+    for (const sessionId of ended) {
+      await audit.record({
+        event: 'consumer.session.end',
+        outcome: 'revoked',
+        actor: `consumer:${consumerId}`,
+        tenantId: tenant.id,
+        ip,
+        detail: { sessionId, cause: 'replaced by a new lookup' },
+      });
+    }
+  }
+
   /** Turns a verification that did not succeed into its audit rows and its error. */
   async function refuse(
     request: FastifyRequest,
+    reply: FastifyReply,
     tenant: Tenant,
     result: VerificationRefusal,
     tokenGuid: string | null,
@@ -208,9 +288,9 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           ...base,
           event: 'consumer.sign-in.lookup',
           outcome: 'locked',
-          actor: `consumer:${result.consumer.id}`,
+          actor: result.consumer === null ? null : `consumer:${result.consumer.id}`,
         });
-        throw new ApiError(403, 'UserLocked', consumerMessages.userLocked);
+        throw locked(reply, result.lockedUntil);
       case 'ambiguous':
         await audit.record({
           ...base,
@@ -218,21 +298,16 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           outcome: 'failure',
           detail: { ambiguous: true },
         });
+        if (result.lockedNow) await auditLockout(base, null, { tokenless: true });
         throw new ApiError(409, 'Ambiguous', consumerMessages.ambiguous);
       case 'mismatch': {
         const actor = result.consumer === null ? null : `consumer:${result.consumer.id}`;
         await audit.record({ ...base, event: 'consumer.sign-in.lookup', outcome: 'failure', actor });
         if (result.tokenLockedNow || result.consumerLockedNow) {
-          await audit.record({
-            ...base,
-            event: 'consumer.verification.lockout',
-            outcome: 'locked',
-            actor,
-            detail: {
-              identityToken: tokenGuid,
-              token: result.tokenLockedNow,
-              consumer: result.consumerLockedNow,
-            },
+          await auditLockout(base, actor, {
+            identityToken: tokenGuid,
+            token: result.tokenLockedNow,
+            consumer: result.consumerLockedNow,
           });
         }
         throw new ApiError(409, 'InvalidSignIn', consumerMessages.invalidSignIn);
@@ -324,20 +399,19 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (record !== null && isExpired(record.token, now)) throw tokenExpired();
         requireFields(missingFields(record?.token.signInType ?? null, answers));
 
-        const verification = {
-          answers,
-          pepper: ctx.kbaPepper,
-          now,
-          onSuccess: (consumer: VerifiedConsumer) =>
-            lookupPlan({ tenant, tokenGuid, consumer, ip: request.ip, now }),
-        };
+        // A consumer without a link is always asked for the mailed code.
+        const mfaNeeded = tenant.mfaRequired || found === null;
+        const plan = (consumer: VerifiedConsumer) =>
+          lookupPlan({ tenant, mfaNeeded, tokenGuid, consumer, ip: request.ip, now });
+        const verification = { answers, pepper: ctx.kbaPepper, now };
         let result: VerificationResult<LookupPlan>;
         if (found === null) {
-          result = await verifyWithoutToken(db, { ...verification, tenantId: tenant.id });
+          result = await verifyWithoutToken(db, { ...verification, tenantId: tenant.id, onSuccess: plan });
         } else {
           const { token } = found.record;
           result = await verifyWithToken(db, {
             ...verification,
+            onSuccess: plan,
             asRead: { consumer: found.consumerRow, token },
             tokenGuid: token.guid,
             fields: verificationFieldsFor(token.signInType),
@@ -345,16 +419,18 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           // The verification wrote to the token (its last use or its locks): the next read sees it.
           forgetIdentityToken(db, token);
         }
-        if (result.outcome !== 'verified') return refuse(request, tenant, result, tokenGuid);
+        if (result.outcome !== 'verified') return refuse(request, reply, tenant, result, tokenGuid);
 
-        const { opened } = result.plan;
+        const { opened, codeMail } = result.plan;
         if (opened === null) throw new ApiError(409, 'InvalidState', consumerMessages.noAddressOnFile);
         const { keys, session } = opened;
+        if (codeMail !== null) await sendCode(reply, codeMail, keys.id, tenant, request.ip, now);
         const authToken = await sessions.firstPair(keys, session, {
           consumerName: result.consumer.name,
           staffName: null,
           launchedByName: null,
         });
+        await endEarlierPending(result.consumer.id, keys.id, tenant, request.ip);
         if (session.hasRestrictedAccess) ctx.mail.deliverSoon();
         sessions.setRefreshCookie(reply, 'consumer', authToken);
         return { authToken };
@@ -392,14 +468,24 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           ip: request.ip,
           detail: { sessionId: principal.sessionId },
         };
-        const accepted = await consumeMfaCode(db, {
+        if (principal.consumerId === null)
+          throw new ApiError(409, 'InvalidState', consumerMessages.mfaNotPending);
+        const check = await consumeMfaCode(db, {
           sessionId: principal.sessionId,
+          consumerId: principal.consumerId,
           code: request.query.mfaCode,
           pepper: ctx.kbaPepper,
           now: clock.now(),
         });
-        if (!accepted) {
+        if (check.outcome === 'locked') {
+          await audit.record({ ...audited, outcome: 'locked' });
+          throw locked(reply, check.lockedUntil);
+        }
+        if (check.outcome === 'wrong') {
           await audit.record({ ...audited, outcome: 'failure' });
+          if (check.lockedNow) {
+            await auditLockout(audited, audited.actor, { sessionId: principal.sessionId, mfa: true });
+          }
           throw new ApiError(409, 'InvalidSignIn', consumerMessages.wrongMfaCode);
         }
         const result = await sessions.upgradeSession(principal.sessionId, {
@@ -447,12 +533,16 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (row === undefined || row.email === null) {
           throw new ApiError(409, 'InvalidState', consumerMessages.noAddressOnFile);
         }
+        const now = clock.now();
+        const paid = await takeCodeMail(db, principal.consumerId, now);
+        if ('retryAfterMs' in paid) throw tooManyCodeMails(reply, paid.retryAfterMs);
         const outcome = await resendMfaCode(db, {
           sessionId: principal.sessionId,
           pepper: ctx.kbaPepper,
-          now: clock.now(),
+          now,
         });
         if ('retryAfterMs' in outcome) {
+          await giveBackCodeMail(db, principal.consumerId);
           reply.header('Retry-After', String(Math.ceil(outcome.retryAfterMs / 1000)));
           throw new ApiError(429, 'ToManyRequests', consumerMessages.resendTooSoon);
         }

@@ -8,6 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { consumers, identityTokens } from '../db/schema.ts';
 import {
+  executePart,
   isSerializationFailure,
   noRead,
   type StatementPart,
@@ -15,6 +16,12 @@ import {
   unchangedWritesInTurns,
   withWrites,
 } from '../db/sql.ts';
+import {
+  type Budget,
+  recordFailedAttempt,
+  recordSucceededAttempt,
+  takeAttempt,
+} from '../stores/attempt-budgets.ts';
 import {
   consumerLockPolicy,
   isLocked,
@@ -63,7 +70,13 @@ export type PlanOnSuccess<Plan extends SuccessPlan> = (consumer: VerifiedConsume
 
 /** Every outcome of a verification but success. */
 export type VerificationRefusal =
-  | { outcome: 'locked'; consumer: VerifiedConsumer }
+  | {
+      outcome: 'locked';
+      /** Null for a token-less verification, whose budget names no consumer. */
+      consumer: VerifiedConsumer | null;
+      /** Until when, where the budget knows it. */
+      lockedUntil: Date | null;
+    }
   | {
       outcome: 'mismatch';
       /** Null for a token-less verification that matched nobody. */
@@ -71,7 +84,7 @@ export type VerificationRefusal =
       tokenLockedNow: boolean;
       consumerLockedNow: boolean;
     }
-  | { outcome: 'ambiguous' };
+  | { outcome: 'ambiguous'; lockedNow: boolean };
 
 export type VerificationResult<Plan extends SuccessPlan> =
   | { outcome: 'verified'; consumer: VerifiedConsumer; plan: Plan }
@@ -203,6 +216,14 @@ interface VerificationWrites {
   alongside: readonly StatementPart[];
 }
 
+/** The end of the longer of two locks in force at `now`. */
+function laterOf(first: LockState, second: LockState, now: Date): Date | null {
+  const ends = [first, second]
+    .filter((state) => isLocked(state, now))
+    .map((state) => state.lockedUntil?.getTime() ?? 0);
+  return ends.length === 0 ? null : new Date(Math.max(...ends));
+}
+
 /** What the rows as read decide: the result, and what it writes (nothing while locked). */
 function decide<Plan extends SuccessPlan>(
   row: VerificationRow | undefined,
@@ -218,7 +239,7 @@ function decide<Plan extends SuccessPlan>(
   const consumerState = settle(lockStateOf(row.consumer), now);
   const tokenState = settle(lockStateOf(row.token), now);
   if (isLocked(consumerState, now) || isLocked(tokenState, now)) {
-    return { result: { outcome: 'locked', consumer } };
+    return { result: { outcome: 'locked', consumer, lockedUntil: laterOf(consumerState, tokenState, now) } };
   }
   // Every field is compared, so the time taken does not reveal which one was wrong.
   const matches = input.fields.map((field) =>
@@ -345,24 +366,39 @@ export interface TokenlessVerificationInput<Plan extends SuccessPlan> {
   onSuccess: PlanOnSuccess<Plan>;
 }
 
+/** Token-less verifications of one tenant, ZIP code and date of birth share a budget, as a link's tries do. */
+function identityBudget(tenantId: number, postalCodeHash: string, dateOfBirthHash: string): Budget {
+  return {
+    kind: 'tokenless-identity',
+    key: `${tenantId}:${postalCodeHash}:${dateOfBirthHash}`,
+    policy: tokenLockPolicy,
+  };
+}
+
 /**
  * A consumer who typed the domain has no token: all three values must match exactly one consumer
  * of the tenant. The keyed hashes are deterministic, so the database finds the match by equality.
- * A wrong answer here names no consumer, so only the per-address limit counts it.
+ * Each try is paid from the budget of its ZIP code and date of birth before it is judged, so the
+ * last four SSN digits cannot be run through; while that budget is locked, every answer is the
+ * same. An ambiguous match is a failure too. The consumer's own lock (counted by its links) is
+ * not consulted: refusing only the right answers would tell them from the wrong ones.
  */
 export async function verifyWithoutToken<Plan extends SuccessPlan>(
   db: Database,
   input: TokenlessVerificationInput<Plan>,
 ): Promise<VerificationResult<Plan>> {
-  const hashes = allVerificationFields.map((field) =>
+  const [last4SsnHash, postalCodeHash, dateOfBirthHash] = allVerificationFields.map((field) =>
     hashVerificationValue(input.pepper, field, input.answers[field] ?? ''),
   );
-  const [last4SsnHash, postalCodeHash, dateOfBirthHash] = hashes;
+  const { now } = input;
   if (!last4SsnHash || !postalCodeHash || !dateOfBirthHash) {
     return { outcome: 'mismatch', consumer: null, tokenLockedNow: false, consumerLockedNow: false };
   }
+  const budget = identityBudget(input.tenantId, postalCodeHash, dateOfBirthHash);
+  const take = await takeAttempt(db, budget, now);
+  if (!('taken' in take)) return { outcome: 'locked', consumer: null, lockedUntil: take.lockedUntil };
   const candidates = await db
-    .select({ id: consumers.id })
+    .select()
     .from(consumers)
     .where(
       and(
@@ -373,27 +409,20 @@ export async function verifyWithoutToken<Plan extends SuccessPlan>(
       ),
     )
     .limit(2);
-  if (candidates.length > 1) return { outcome: 'ambiguous' };
-  const candidate = candidates[0];
-  if (candidate === undefined) {
-    return { outcome: 'mismatch', consumer: null, tokenLockedNow: false, consumerLockedNow: false };
+  const [candidate] = candidates;
+  if (candidate === undefined || candidates.length > 1) {
+    const failure = await recordFailedAttempt(db, budget, now);
+    if (candidates.length > 1) return { outcome: 'ambiguous', lockedNow: failure.lockedNow };
+    return {
+      outcome: 'mismatch',
+      consumer: null,
+      tokenLockedNow: failure.lockedNow,
+      consumerLockedNow: false,
+    };
   }
-  const { now } = input;
-  return db.transaction(async (tx) => {
-    const [consumerRow] = await tx
-      .select()
-      .from(consumers)
-      .where(eq(consumers.id, candidate.id))
-      .for('no key update');
-    if (consumerRow === undefined) {
-      return { outcome: 'mismatch', consumer: null, tokenLockedNow: false, consumerLockedNow: false };
-    }
-    const consumer = consumerOf(consumerRow);
-    const state = settle(lockStateOf(consumerRow), now);
-    if (isLocked(state, now)) return { outcome: 'locked', consumer };
-    const plan = input.onSuccess(consumer);
-    const [update] = consumerUpdates(consumerRow, recordSuccess(state, now));
-    await tx.execute(sqlOf(withWrites(plan.writes, update ?? noRead)));
-    return { outcome: 'verified', consumer, plan };
-  });
+  await recordSucceededAttempt(db, budget, take.taken);
+  const consumer = consumerOf(candidate);
+  const plan = input.onSuccess(consumer);
+  if (plan.writes.length > 0) await executePart(db, withWrites(plan.writes, noRead));
+  return { outcome: 'verified', consumer, plan };
 }

@@ -3,6 +3,13 @@ import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { mfaCodes, sessions } from '../db/schema.ts';
 import { type StatementPart, sqlOf } from '../db/sql.ts';
+import {
+  type Budget,
+  recordFailedAttempt,
+  recordSucceededAttempt,
+  takeAttempt,
+} from '../stores/attempt-budgets.ts';
+import type { LockPolicy } from './kba-locks.ts';
 import { hashesEqual } from './keyed-hash.ts';
 
 /**
@@ -83,12 +90,42 @@ export async function resendMfaCode(
   });
 }
 
+/** 10 wrong codes across a consumer's pending sessions lock its MFA step, with a link's lock policy. */
+export const consumerMfaLockPolicy: LockPolicy = { threshold: 10 };
+
+const mfaBudgetOf = (consumerId: number): Budget => ({
+  kind: 'consumer-mfa',
+  key: String(consumerId),
+  policy: consumerMfaLockPolicy,
+});
+
+export type MfaCodeCheck =
+  | { outcome: 'accepted' }
+  | { outcome: 'wrong'; lockedNow: boolean }
+  | { outcome: 'locked'; lockedUntil: Date | null };
+
 /**
- * Whether `code` is the session's current code. Each call uses up one try in a single UPDATE, so
- * parallel guesses never get more than 5 tries between them; a right code is then marked used in
- * a second conditional UPDATE, so only one caller can use it.
+ * Whether `code` is the session's current code. A try is paid twice before the code is compared:
+ * from the consumer's MFA budget (10 across its pending sessions) and from the code's own 5 tries,
+ * each in a single conditional statement, so parallel guesses on any instance get no more between
+ * them; a right code is then marked used in a conditional UPDATE, so only one caller can use it.
  */
 export async function consumeMfaCode(
+  db: Database,
+  input: { sessionId: string; consumerId: number; code: string; pepper: string; now: Date },
+): Promise<MfaCodeCheck> {
+  const budget = mfaBudgetOf(input.consumerId);
+  const take = await takeAttempt(db, budget, input.now);
+  if (!('taken' in take)) return { outcome: 'locked', lockedUntil: take.lockedUntil };
+  if (await useCode(db, input)) {
+    await recordSucceededAttempt(db, budget, take.taken);
+    return { outcome: 'accepted' };
+  }
+  const failure = await recordFailedAttempt(db, budget, input.now);
+  return { outcome: 'wrong', lockedNow: failure.lockedNow };
+}
+
+async function useCode(
   db: Database,
   input: { sessionId: string; code: string; pepper: string; now: Date },
 ): Promise<boolean> {

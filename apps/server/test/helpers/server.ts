@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AuthTokenResult } from '@entry/domain';
@@ -222,6 +223,51 @@ export async function call<T = Record<string, unknown>>(
   }
   return { status: response.status, headers: response.headers, body: parsed as T };
 }
+
+/**
+ * `call` from the loopback address `from` (any of 127.0.0.0/8): to the server, each address is a
+ * client of its own, as the many addresses of a distributed burst are.
+ */
+export function callFrom<T = Record<string, unknown>>(
+  from: string,
+  baseUrl: string,
+  method: string,
+  urlPath: string,
+  options: { body?: unknown; token?: string } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = {};
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${baseUrl}${urlPath}`,
+      { method, headers, localAddress: from, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (typeof value === 'string') responseHeaders.set(name, value);
+          }
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: responseHeaders,
+            body: (text === '' ? undefined : JSON.parse(text)) as T,
+          });
+        });
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/** The `index`th of many distinct loopback addresses (127.1.0.1, 127.1.0.2, ...). */
+export const loopbackAddress = (index: number) => `127.1.${Math.floor(index / 250)}.${(index % 250) + 1}`;
 
 /** Signs the demo admin in with its password; a refusal fails the test. */
 export async function signInAdmin(server: Pick<TestServer, 'baseUrl' | 'demo'>): Promise<AuthTokenResult> {
