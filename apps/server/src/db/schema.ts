@@ -1,5 +1,16 @@
 import type { AccessType, IdentityTokenData, SignInType } from '@entry/domain';
-import { bigint, boolean, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /**
  * The drizzle view of the tables that `migrations/*.sql` create. The SQL files are the source of
@@ -204,3 +215,14 @@ export const auditLog = pgTable('audit_log', {
   outcome: text('outcome').notNull(),
   detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
 });
+
+/** The hours in which a link's opening from an address was audited: one audit row each. */
+export const linkOpenings = pgTable(
+  'link_openings',
+  {
+    hour: at('hour').notNull(),
+    identityTokenGuid: uuid('identity_token_guid').notNull(),
+    ip: text('ip').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.hour, table.identityTokenGuid, table.ip] })],
+);
