@@ -115,6 +115,16 @@ export function tooManyRequests(): ApiError {
   return new ApiError(429, 'ToManyRequests', rateLimitMessage);
 }
 
+/**
+ * The limiter's 429, with `Retry-After` set on `reply`: the seconds left of the counting window
+ * holding now, after which its failures start to weigh less.
+ */
+function refusedWithRetryAfter(reply: FastifyReply, clock: Clock): ApiError {
+  const intoWindowMs = clock.now().getTime() % failureWindowMs;
+  reply.header('retry-after', String(Math.ceil((failureWindowMs - intoWindowMs) / 1000)));
+  return tooManyRequests();
+}
+
 export interface FailureLimiterOptions {
   store: FailureCountStore;
   /** Failures per address per window before 429 (`RATE_LIMIT_FAILURES`). */
@@ -144,8 +154,8 @@ export function installFailureLimiter(app: FastifyInstance, options: FailureLimi
     }
   };
 
-  const refuseOverLimit: onRequestHookHandler = (request, _reply, done) => {
-    overLimit(request).then((over) => done(over ? tooManyRequests() : undefined), done);
+  const refuseOverLimit: onRequestHookHandler = (request, reply, done) => {
+    overLimit(request).then((over) => done(over ? refusedWithRetryAfter(reply, clock) : undefined), done);
   };
 
   const countFailure = async (
@@ -156,7 +166,7 @@ export function installFailureLimiter(app: FastifyInstance, options: FailureLimi
   ) => {
     if (mode === 'read' && (await overLimit(request))) {
       reply.code(429).type('application/json; charset=utf-8');
-      return JSON.stringify(tooManyRequests().toBody());
+      return JSON.stringify(refusedWithRetryAfter(reply, clock).toBody());
     }
     // Counted before the answer leaves, so the caller's next attempt already sees it.
     try {
