@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/index.ts';
+import { linkOpenings } from '../src/db/schema.ts';
 import { generateSigningKeyPem, rotateSigningKey } from '../src/services/keys.ts';
+import { pruneExpiredRows } from '../src/services/retention.ts';
 import { createSubscriptionLinks } from '../src/services/subscriptions.ts';
 import { auditEvents, createConsumer, createToken } from './consumer-fixtures.ts';
 import {
@@ -227,6 +229,11 @@ describe(`request guards (${databaseLabel})`, () => {
     await vi.waitFor(async () => {
       expect(await openingsOf(server, token.guid)).toHaveLength(4);
     });
+    server.clock.advanceMinutes(61);
+    expect((await pruneExpiredRows(server.ctx.db, server.clock.now())).linkOpenings).toBeGreaterThanOrEqual(
+      4,
+    );
+    expect(await server.ctx.db.select().from(linkOpenings)).toEqual([]);
   });
 });
 
