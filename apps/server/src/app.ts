@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import fastifyFormbody from '@fastify/formbody';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -10,6 +9,7 @@ import type { AppContext } from './context.ts';
 import { type DatabaseHandle, openDatabase } from './db/index.ts';
 import { ApiError, apiMessages, handleError, invalidValue } from './errors.ts';
 import { redactedLogPaths, redactUrl } from './log-redaction.ts';
+import { installCrossSiteGuard } from './request-guards.ts';
 import { OneLinePerRequest, requestLogger } from './request-log.ts';
 import { routePlugins } from './routes/index.ts';
 import { installSecurityHeaders } from './security-headers.ts';
@@ -157,6 +157,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       limit: config.rateLimitFailures,
       clock,
     });
+    installCrossSiteGuard(app, config);
 
     // The hooks every request passes through take callbacks: no promise per request on the hot reads.
     app.addHook('onRequest', (request, reply, done) => {
@@ -187,6 +188,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       done();
     });
 
+    // Only JSON on JSON calls: Fastify's own text/plain parser goes; the one-click unsubscribe
+    // adds the types mail providers send in a context of its own.
+    app.removeContentTypeParser('text/plain');
     // A POST without a body is accepted with or without `Content-Type: application/json`.
     const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
     app.removeContentTypeParser('application/json');
@@ -203,7 +207,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     });
 
     await app.register(fastifyCookie);
-    await app.register(fastifyFormbody, { bodyLimit: bodyLimitBytes });
     const bothKinds = {
       referrerPolicy: { policy: 'no-referrer' },
       hsts: config.publicScheme === 'https' ? { maxAge: 31_536_000, includeSubDomains: true } : false,

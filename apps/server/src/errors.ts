@@ -36,6 +36,7 @@ export const apiMessages = {
   routeNotFound: 'There is no such API call.',
   notAuthorized: 'You are not signed in, or your session has ended.',
   notPermitted: 'Your session does not allow this call.',
+  crossSite: 'This call is not accepted from another site.',
   unknown: 'Something went wrong on our side. Please try again later.',
   invalidSignIn: 'The username or password is not correct.',
   userLocked: 'This account is locked for a while after too many failed attempts. Please try again later.',
@@ -84,6 +85,9 @@ export function toApiError(error: FastifyError | Error): ApiError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return invalidValue('body', apiMessages.bodyTooLarge);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'InvalidValue', apiMessages.unsupportedMediaType, [
+        { field: 'body', message: apiMessages.unsupportedMediaType },
+      ]);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return invalidValue('body', apiMessages.unsupportedMediaType);
   }

@@ -1,9 +1,10 @@
 /**
  * Logs never hold secrets in transit (DESIGN.md section 5): identity tokens in paths, the
- * `mfaCode`, `Token`, `token` and refresh values in queries, cookies and authorization headers.
+ * `mfaCode`, `Token`, `token` and refresh values in queries, cookies and authorization headers,
+ * and the `EmailAddress` of a subscription change (a person's address).
  */
 
-const secretQueryParameters = /^(token|mfacode|refreshtoken|resettoken|session-guid)$/i;
+const secretQueryParameters = /^(token|mfacode|refreshtoken|resettoken|session-guid|emailaddress)$/i;
 const redacted = '[redacted]';
 
 /** App paths whose first segment is a page, not a token from a letter. */

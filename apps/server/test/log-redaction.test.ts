@@ -18,7 +18,7 @@ describe('secrets never reach the logs', () => {
     ],
     [
       '/api/v1/communication/email/subscription?Token=abc&EmailAddress=a%40b.c&Unsubscribed=true',
-      '/api/v1/communication/email/subscription?Token=[redacted]&EmailAddress=a%40b.c&Unsubscribed=true',
+      '/api/v1/communication/email/subscription?Token=[redacted]&EmailAddress=[redacted]&Unsubscribed=true',
     ],
     ['/unsubscribe?token=abc', '/unsubscribe?token=[redacted]'],
     ['/d/reset-password?token=abc', '/d/reset-password?token=[redacted]'],

@@ -237,3 +237,14 @@ export const codeMailBudgets = pgTable('code_mail_budgets', {
   consumerId: bigint('consumer_id', { mode: 'number' }).primaryKey(),
   sentAt: at('sent_at').array().notNull(),
 });
+
+/** The hours in which a link's opening from an address was audited: one audit row each. */
+export const linkOpenings = pgTable(
+  'link_openings',
+  {
+    hour: at('hour').notNull(),
+    identityTokenGuid: uuid('identity_token_guid').notNull(),
+    ip: text('ip').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.hour, table.identityTokenGuid, table.ip] })],
+);

@@ -5,6 +5,7 @@ import {
   subscriptionTokenParamSchema,
   subscriptionUpdateQuerySchema,
 } from '@entry/domain';
+import fastifyFormbody from '@fastify/formbody';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -67,14 +68,6 @@ export function emailSubscriptionRoutes(ctx: AppContext): FastifyPluginAsyncZod 
   }
 
   return async (app) => {
-    // Mail providers send the one-click POST as a form; some use multipart. Its body carries no
-    // information beyond `List-Unsubscribe=One-Click`, so any of these is accepted as it is.
-    app.addContentTypeParser(
-      ['multipart/form-data', 'text/plain'],
-      { parseAs: 'string' },
-      (_request, body, done) => done(null, body),
-    );
-
     app.get(
       '/api/v1/communication/email/subscription/token/:token',
       {
@@ -110,13 +103,26 @@ export function emailSubscriptionRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       },
     );
 
-    app.post(
-      oneClickUnsubscribePath,
-      {
-        config: { failureLimited: 'read' },
-        schema: { tags: ['email subscription'], querystring: oneClickUnsubscribeQuerySchema, response },
-      },
-      async (request) => change(request, subjectOf(request.query.token), true, 'one-click'),
-    );
+    // Only the one-click call takes a body other than JSON, so its parsers live in a context of its own.
+    const oneClickContext: FastifyPluginAsyncZod = async (oneClick) => {
+      // Mail providers send the one-click POST as a form; some use multipart. Its body carries no
+      // information beyond `List-Unsubscribe=One-Click`, so any of these is accepted as it is.
+      await oneClick.register(fastifyFormbody);
+      oneClick.addContentTypeParser(
+        ['multipart/form-data', 'text/plain'],
+        { parseAs: 'string' },
+        (_request, body, done) => done(null, body),
+      );
+      oneClick.post(
+        oneClickUnsubscribePath,
+        {
+          // Mail providers post it from their own hosts (RFC 8058).
+          config: { failureLimited: 'read', crossSiteAllowed: true },
+          schema: { tags: ['email subscription'], querystring: oneClickUnsubscribeQuerySchema, response },
+        },
+        async (request) => change(request, subjectOf(request.query.token), true, 'one-click'),
+      );
+    };
+    await app.register(oneClickContext);
   };
 }

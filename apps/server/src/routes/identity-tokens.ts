@@ -10,6 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
+import type { LinkOpening } from '../services/audit.ts';
 import { createAuditBatcher } from '../services/audit-batch.ts';
 import { type IdentityTokenRecord, isExpired, toWireIdentityToken } from '../services/identity-tokens.ts';
 import { findIdentityTokenCached } from '../services/read-cache.ts';
@@ -67,7 +68,9 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     return record;
   }
 
-  const linkOpenings = createAuditBatcher((entries) => ctx.audit.recordMany(entries));
+  const linkOpenings = createAuditBatcher((openings: LinkOpening[]) =>
+    ctx.audit.recordLinkOpenings(openings),
+  );
 
   return async (app) => {
     app.addHook('onClose', () => linkOpenings.idle());
@@ -90,18 +93,16 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           // Past this many openings waiting, a reader waits for the writes: memory stays bounded.
           if (linkOpenings.backlog() >= maxQueuedOpenings) await linkOpenings.idle();
           // Recorded after the answer has gone, in batches, so the reader never waits on the
-          // audit write; reads themselves never write.
+          // audit write; reads themselves never write. One row per link, address and hour.
           const ip = request.ip;
           reply.then(
             () =>
               linkOpenings
                 .add({
-                  event: 'consumer.link.opened',
-                  outcome: 'success',
-                  actor: `consumer:${record.consumer.id}`,
+                  identityTokenGuid: record.token.guid,
+                  consumerId: record.consumer.id,
                   tenantId: record.tenant.id,
                   ip,
-                  detail: { identityToken: record.token.guid },
                 })
                 .catch((error: unknown) =>
                   request.log.error({ err: error }, 'recording a link opening failed'),

@@ -1,8 +1,8 @@
 import type { AuditEntry } from './audit.ts';
 
-export interface AuditBatcher {
+export interface AuditBatcher<Entry = AuditEntry> {
   /** Queues a row; the promise settles once the insert holding it has. */
-  add(entry: AuditEntry): Promise<void>;
+  add(entry: Entry): Promise<void>;
   /** Rows queued and not yet written. */
   backlog(): number;
   /** Settles once every queued row has been written (or failed). */
@@ -18,12 +18,12 @@ export interface AuditBatchOptions {
  * Writes audit rows in batches, one insert at a time: everything queued while an insert runs goes
  * into the next one. Used for link openings, which a mailing day produces at the rate of reads.
  */
-export function createAuditBatcher(
-  write: (entries: AuditEntry[]) => Promise<void>,
+export function createAuditBatcher<Entry = AuditEntry>(
+  write: (entries: Entry[]) => Promise<void>,
   options: AuditBatchOptions = {},
-): AuditBatcher {
+): AuditBatcher<Entry> {
   const maxBatch = options.maxBatch ?? 500;
-  const queue: { entry: AuditEntry; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  const queue: { entry: Entry; resolve: () => void; reject: (error: unknown) => void }[] = [];
   let flushing: Promise<void> | undefined;
 
   const flush = (): Promise<void> => {

@@ -17,10 +17,19 @@ export interface SigningKey {
  */
 export const signingKeyReloadMs = 60_000;
 
+/**
+ * How long after a reading of the key table a token of an unknown `kid` is refused without
+ * reading it again: such tokens, forged at any rate, must not make the server read it per request.
+ */
+export const unknownKeyReloadMs = 10_000;
+
 export interface SigningKeys {
   /** The newest key that is not retired: new tokens are signed with it. */
   active(): Promise<SigningKey>;
-  /** The public key for a token's `kid`, reading the table again for a key another instance added. */
+  /**
+   * The public key for a token's `kid`, reading the table again for a key another instance added,
+   * at most once every `unknownKeyReloadMs`.
+   */
   publicKeyFor(kid: string): Promise<KeyObject | undefined>;
   /** Every public key whose tokens may still be valid (DESIGN.md section 5). */
   jwks(): Promise<{ keys: JWK[] }>;
@@ -71,6 +80,8 @@ export async function loadSigningKeys(
   let newest: SigningKey | undefined;
   let loadedAt = config.clock.now().getTime();
 
+  let reloading: Promise<void> | undefined;
+
   const reload = async () => {
     loadedAt = config.clock.now().getTime();
     const rows = await db.select().from(signingKeys).orderBy(desc(signingKeys.createdAt));
@@ -99,7 +110,16 @@ export async function loadSigningKeys(
       return newest ?? active;
     },
     async publicKeyFor(kid) {
-      if (!byKid.has(kid)) await reload();
+      const known = byKid.get(kid);
+      if (known !== undefined) return known.publicKey;
+      // Requests of one burst share the reading in flight; later ones wait for the next interval.
+      if (reloading === undefined) {
+        if (config.clock.now().getTime() - loadedAt < unknownKeyReloadMs) return undefined;
+        reloading = reload().finally(() => {
+          reloading = undefined;
+        });
+      }
+      await reloading;
       return byKid.get(kid)?.publicKey;
     },
     async jwks() {

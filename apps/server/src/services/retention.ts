@@ -15,12 +15,16 @@ const retentionMs = retentionDays * 24 * 60 * 60_000;
 /** Rows deleted per statement: each one is short, so sign-ins wait behind none of them for long. */
 const pruneBatchSize = 1_000;
 
+/** A link opening's mark is needed through the hour it was made in. */
+const linkOpeningMarkMs = 60 * 60_000;
+
 /** How often a server looks for rows past their retention. */
 const pruneIntervalMs = 10 * 60_000;
 
 export interface Pruned {
   sessions: number;
   sentMail: number;
+  linkOpenings: number;
 }
 
 /**
@@ -52,6 +56,17 @@ const deleteSentMail = (cutoff: Date) => sql`
   )
   DELETE FROM mail_outbox WHERE id IN (SELECT id FROM sent) RETURNING 1 AS deleted`;
 
+/** Marks of link openings audited in an hour before the cutoff: only the current hour's decide. */
+const deletePastLinkOpenings = (cutoff: Date) => sql`
+  WITH past AS (
+    SELECT hour, identity_token_guid, ip FROM link_openings WHERE hour < ${cutoff}
+    LIMIT ${pruneBatchSize}
+    FOR UPDATE SKIP LOCKED
+  )
+  DELETE FROM link_openings l USING past
+  WHERE (l.hour, l.identity_token_guid, l.ip) = (past.hour, past.identity_token_guid, past.ip)
+  RETURNING 1 AS deleted`;
+
 async function deleteInBatches(db: Database, statement: SQL): Promise<number> {
   let total = 0;
   for (;;) {
@@ -61,12 +76,16 @@ async function deleteInBatches(db: Database, statement: SQL): Promise<number> {
   }
 }
 
-/** Deletes the sessions and sent mail that passed their retention at `now`. */
+/** Deletes the sessions and sent mail that passed their retention at `now`, and past link-opening marks. */
 export async function pruneExpiredRows(db: Database, now: Date): Promise<Pruned> {
   const cutoff = new Date(now.getTime() - retentionMs);
   return {
     sessions: await deleteInBatches(db, deleteEndedSessions(cutoff)),
     sentMail: await deleteInBatches(db, deleteSentMail(cutoff)),
+    linkOpenings: await deleteInBatches(
+      db,
+      deletePastLinkOpenings(new Date(now.getTime() - linkOpeningMarkMs)),
+    ),
   };
 }
 
