@@ -8,15 +8,22 @@ import { hashToken, randomToken } from '../src/services/sessions.ts';
 import { staffRoleIds } from '../src/services/staff-roles.ts';
 import {
   call,
+  createTestDatabase,
   databaseLabel,
   type JsonResponse,
   startTestServer,
+  TestClock,
+  type TestDatabase,
   type TestServer,
+  testDatabaseUrl,
 } from './helpers/server.ts';
 
 const rightPassword = 'harbour violet compass orchard 62';
 const newPassword = 'thistle marble lantern quiver 85';
 const wrongPassword = 'not the password at all';
+
+/** Hundreds of sign-ins, each hashed, on the two cores the tests share. */
+const burstTimeoutMs = 120_000;
 
 /** Every 127.x.y.z address is a client of its own: the burst comes from this many of them. */
 const sourceAddresses = 250;
@@ -58,9 +65,49 @@ function postFrom<T = Record<string, unknown>>(
   });
 }
 
+let usersMade = 0;
+
+/** A staff user of its own for each test, with `rightPassword`. */
+async function newStaffUser(server: TestServer, kind: StaffKind) {
+  usersMade += 1;
+  const username = `budget-${kind}-${usersMade}`;
+  const [user] = await server.ctx.db
+    .insert(staffUsers)
+    .values({
+      kind,
+      tenantId: kind === 'customer' ? 1001 : null,
+      username,
+      email: `${username}@example.com`,
+      displayName: `Budget ${usersMade}`,
+      roleId: staffRoleIds[kind],
+      passwordHash: await hashPassword(rightPassword),
+      passwordChangedAt: server.clock.now(),
+    })
+    .returning();
+  if (user === undefined) throw new Error('no user inserted');
+  return user;
+}
+
+async function userRow(server: TestServer, id: number) {
+  const [row] = await server.ctx.db.select().from(staffUsers).where(eq(staffUsers.id, id));
+  return row;
+}
+
+/** The audit rows of `event` for the user, as (outcome, reason) pairs. */
+async function auditedFor(server: TestServer, event: string, kind: StaffKind, id: number) {
+  const rows = await server.ctx.db
+    .select({ outcome: auditLog.outcome, detail: auditLog.detail })
+    .from(auditLog)
+    .where(and(eq(auditLog.event, event), eq(auditLog.actor, `${kind}:${id}`)));
+  return rows.map((row) => ({ outcome: row.outcome, reason: row.detail.reason }));
+}
+
+/** How many passwords were compared with the user's: every wrong one audits its reason. */
+const judgedWrongFor = async (server: TestServer, event: string, kind: StaffKind, id: number) =>
+  (await auditedFor(server, event, kind, id)).filter((row) => row.reason === 'wrong password').length;
+
 describe(`the staff account budget under parallel bursts (${databaseLabel})`, () => {
   let server: TestServer;
-  let usersMade = 0;
 
   beforeAll(async () => {
     // The per-address limit stays out of the way: these bursts are about the account's budget.
@@ -69,27 +116,6 @@ describe(`the staff account budget under parallel bursts (${databaseLabel})`, ()
   afterAll(async () => {
     await server?.close();
   });
-
-  /** A staff user of its own for each test, with `rightPassword`. */
-  async function newUser(kind: StaffKind) {
-    usersMade += 1;
-    const username = `budget-${kind}-${usersMade}`;
-    const [user] = await server.ctx.db
-      .insert(staffUsers)
-      .values({
-        kind,
-        tenantId: kind === 'customer' ? 1001 : null,
-        username,
-        email: `${username}@example.com`,
-        displayName: `Budget ${usersMade}`,
-        roleId: staffRoleIds[kind],
-        passwordHash: await hashPassword(rightPassword),
-        passwordChangedAt: server.clock.now(),
-      })
-      .returning();
-    if (user === undefined) throw new Error('no user inserted');
-    return user;
-  }
 
   const signIn = (kind: StaffKind, username: string, password: string, from = '127.0.0.1') =>
     postFrom<AuthTokenResult>(server.baseUrl, `/api/auth/v1/${kind}/sign-in`, { username, password }, from);
@@ -101,23 +127,10 @@ describe(`the staff account budget under parallel bursts (${databaseLabel})`, ()
       from,
     );
 
-  const rowOf = async (id: number) => {
-    const [row] = await server.ctx.db.select().from(staffUsers).where(eq(staffUsers.id, id));
-    return row;
-  };
-
-  /** The audit rows of `event` for the user, as (outcome, reason) pairs. */
-  async function audited(event: string, kind: StaffKind, id: number) {
-    const rows = await server.ctx.db
-      .select({ outcome: auditLog.outcome, detail: auditLog.detail })
-      .from(auditLog)
-      .where(and(eq(auditLog.event, event), eq(auditLog.actor, `${kind}:${id}`)));
-    return rows.map((row) => ({ outcome: row.outcome, reason: row.detail.reason }));
-  }
-
-  /** How many passwords were compared with the user's: every wrong one audits its reason. */
-  const judgedWrong = async (event: string, kind: StaffKind, id: number) =>
-    (await audited(event, kind, id)).filter((row) => row.reason === 'wrong password').length;
+  const rowOf = (id: number) => userRow(server, id);
+  const audited = (event: string, kind: StaffKind, id: number) => auditedFor(server, event, kind, id);
+  const judgedWrong = (event: string, kind: StaffKind, id: number) => judgedWrongFor(server, event, kind, id);
+  const newUser = (kind: StaffKind) => newStaffUser(server, kind);
 
   it.each([
     ['last', 299],
@@ -173,6 +186,7 @@ describe(`the staff account budget under parallel bursts (${databaseLabel})`, ()
       server.clock.advanceMinutes(15);
       expect((await signIn('admin', user.username, rightPassword)).status).toBe(200);
     },
+    burstTimeoutMs,
   );
 
   it('holds a burst of the right password to the budget too, and leaves no run of failures and no lock', async () => {
@@ -297,3 +311,52 @@ describe(`the staff account budget under parallel bursts (${databaseLabel})`, ()
     });
   });
 });
+
+describe.skipIf(testDatabaseUrl === undefined)(
+  'the staff account budget on two instances of one PostgreSQL',
+  () => {
+    let database: TestDatabase;
+    let instances: TestServer[] = [];
+    const clock = new TestClock();
+
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      const env = { RATE_LIMIT_FAILURES: '100000' };
+      const first = await startTestServer({ sharedDatabase: database, clock, env });
+      const second = await startTestServer({ sharedDatabase: database, clock, env });
+      instances = [first, second];
+    });
+    afterAll(async () => {
+      for (const instance of instances.reverse()) await instance.close();
+      await database?.drop();
+    });
+
+    it(
+      'judges at most the ten of the budget when a burst is shared between the instances',
+      async () => {
+        const [first] = instances;
+        if (first === undefined) throw new Error('no instance');
+        const user = await newStaffUser(first, 'admin');
+        const signInOn = (index: number, password: string) =>
+          postFrom(
+            instances[index % instances.length]?.baseUrl ?? '',
+            '/api/auth/v1/admin/sign-in',
+            { username: user.username, password },
+            sourceAddress(index % sourceAddresses),
+          );
+        expect((await signInOn(0, wrongPassword)).status).toBe(401);
+        await Promise.all(
+          Array.from({ length: 300 }, (_, index) =>
+            signInOn(index, index === 150 ? rightPassword : wrongPassword),
+          ),
+        );
+        expect(await judgedWrongFor(first, 'admin.sign-in', 'admin', user.id)).toBe(10);
+        for (const index of [0, 1]) {
+          expect((await signInOn(index, rightPassword)).body).toMatchObject({ errorCode: 'UserLocked' });
+        }
+        expect((await userRow(first, user.id))?.lockLevel).toBe(1);
+      },
+      burstTimeoutMs,
+    );
+  },
+);
