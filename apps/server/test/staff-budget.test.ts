@@ -207,6 +207,24 @@ describe(`the staff account budget under parallel bursts (${databaseLabel})`, ()
     expect((await signIn('customer', user.username, rightPassword)).status).toBe(200);
   });
 
+  it('starts the counts over after 24 quiet hours, and a burst then still gets only the ten judged', async () => {
+    const user = await newUser('admin');
+    for (let i = 0; i < 10; i += 1) await signIn('admin', user.username, wrongPassword);
+    expect((await rowOf(user.id))?.lockLevel).toBe(1);
+    server.clock.advanceMinutes(24 * 60);
+
+    await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        signIn('admin', user.username, wrongPassword, sourceAddress(index)),
+      ),
+    );
+    expect(await judgedWrong('admin.sign-in', 'admin', user.id)).toBe(20);
+    // The earlier lock no longer counts: this one is the first again.
+    const row = await rowOf(user.id);
+    expect(row?.lockLevel).toBe(1);
+    expect(row?.lockedUntil).toEqual(new Date(server.clock.now().getTime() + 15 * 60_000));
+  });
+
   it('counts wrong current passwords of password changes toward the same budget as sign-ins', async () => {
     const user = await newUser('customer');
     for (let i = 0; i < 3; i += 1) {
