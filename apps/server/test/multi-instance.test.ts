@@ -170,7 +170,7 @@ describe.skipIf(testDatabaseUrl === undefined || redisUrl === undefined)(
       const { username, password } = first.demo.admin;
       const signIn = (server: TestServer, attempt: string) =>
         call(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', { body: { username, password: attempt } });
-      // The first instance signs the admin in and remembers the row.
+      // The first instance signs the admin in before the other counts the failures.
       for (let i = 0; i < 2; i += 1) expect((await signIn(first, password)).status).toBe(200);
       for (let i = 0; i < 10; i += 1) await signIn(second, 'a wrong guess on the other instance');
       const refused = await signIn(first, password);

@@ -68,7 +68,8 @@ export function registerStaffPasswordRoutes(
       },
     },
     async (request, reply) => {
-      await changePassword(ctx, kind, request.body, request.ip);
+      const keptSessionId = await ctx.sessions.identifySession(request, kind);
+      await changePassword(ctx, kind, request.body, request.ip, keptSessionId);
       return reply.status(204).send(null);
     },
   );

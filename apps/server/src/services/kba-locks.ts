@@ -102,3 +102,16 @@ export function recordSuccess(state: LockState, now: Date): LockState {
   const current = settle(state, now);
   return { ...current, failedCount: 0 };
 }
+
+/**
+ * The state that the failure reaching the threshold leaves, from the state it was counted on: a
+ * lock one level longer than the last, and a count that starts over.
+ */
+export function lockedAfter(state: LockState, now: Date): LockState {
+  return {
+    failedCount: 0,
+    lockLevel: state.lockLevel + 1,
+    lockedUntil: new Date(now.getTime() + lockDurationMs(state.lockLevel)),
+    lastFailureAt: now,
+  };
+}

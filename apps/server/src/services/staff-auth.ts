@@ -1,21 +1,14 @@
 import type { AuthTokenResult } from '@entry/domain';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { appsOrigin } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { passwordResetTokens, type StaffKind, sessions, staffUsers, tenants } from '../db/schema.ts';
-import { isSerializationFailure, partOf, type StatementPart } from '../db/sql.ts';
+import { sqlOf } from '../db/sql.ts';
 import { ApiError, apiMessages, notFound } from '../errors.ts';
-import {
-  isLocked,
-  type LockPolicy,
-  lockStateOf,
-  recordFailure,
-  recordSuccess,
-  sameLockState,
-  settle,
-} from './kba-locks.ts';
+import type { AuditEntry } from './audit.ts';
+import { type LockPolicy, type LockState, lockedAfter, lockStateOf, quietResetMs } from './kba-locks.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords.ts';
 import { hashToken, randomToken } from './sessions.ts';
 import { createSubscriptionLinks } from './subscriptions.ts';
@@ -38,8 +31,8 @@ const userLocked = () => new ApiError(401, 'UserLocked', apiMessages.userLocked)
 export const normaliseUsername = (username: string) => username.trim().toLowerCase();
 
 /**
- * Every password sign-in reads its user: the read is built once per handle and prepared once per
- * connection on PostgreSQL, rather than built and planned on every sign-in.
+ * The user as stored, for an attempt its budget refused and for a reset request: built once per
+ * handle and prepared once per connection on PostgreSQL.
  */
 const userQueryFor = oncePerHandle((db) =>
   db
@@ -56,95 +49,91 @@ async function findUser(db: Database, kind: StaffKind, username: string): Promis
   return user?.disabled ? undefined : user;
 }
 
-const userKey = (kind: StaffKind, username: string) => `${kind}\u0000${normaliseUsername(username)}`;
+const notLockedAt = (now: Date) => or(isNull(staffUsers.lockedUntil), lte(staffUsers.lockedUntil, now));
 
 /**
- * Staff users as this process last read them for a password sign-in, by kind and username. A
- * sign-in of a user read before checks the password against that row instead of reading it again,
- * and writes its session only while the row is still as read (`unchangedUser`); when it is not, the
- * sign-in decides again on the row as it is. Only users found enabled and unlocked are remembered,
- * at most `rememberedUsersLimit`, the oldest forgotten first (decision record 015).
+ * Pays for one password attempt before the password is looked at: counts it in the user's
+ * failures while the account is unlocked and its budget not spent, in one conditional update that
+ * also reads the user. After a quiet period the counts start over first (`settle`), and the
+ * settled row no longer shows a last failure, so attempts reserved alongside count on from it.
  */
-const rememberedUsersFor = oncePerHandle(() => new Map<string, StaffUser>());
-const rememberedUsersLimit = 10_000;
+async function reserveAttempt(
+  ctx: AppContext,
+  kind: StaffKind,
+  username: string,
+): Promise<StaffUser | undefined> {
+  const now = ctx.clock.now();
+  const quietSince = new Date(now.getTime() - quietResetMs).toISOString();
+  const quiet = sql`(${staffUsers.lastFailureAt} IS NOT NULL AND ${staffUsers.lastFailureAt} <= ${quietSince}::timestamptz)`;
+  const [user] = await ctx.db
+    .update(staffUsers)
+    .set({
+      failedCount: sql`CASE WHEN ${quiet} THEN 1 ELSE ${staffUsers.failedCount} + 1 END`,
+      lockLevel: sql`CASE WHEN ${quiet} THEN 0 ELSE ${staffUsers.lockLevel} END`,
+      lastFailureAt: sql`CASE WHEN ${quiet} THEN NULL ELSE ${staffUsers.lastFailureAt} END`,
+    })
+    .where(
+      and(
+        eq(staffUsers.kind, kind),
+        eq(staffUsers.username, normaliseUsername(username)),
+        eq(staffUsers.disabled, false),
+        notLockedAt(now),
+        or(quiet, lt(staffUsers.failedCount, staffLockPolicy.threshold)),
+      ),
+    )
+    .returning();
+  return user;
+}
 
-function remember(db: Database, user: StaffUser): void {
-  const users = rememberedUsersFor(db);
-  const key = userKey(user.kind, user.username);
-  users.delete(key);
-  if (users.size >= rememberedUsersLimit) {
-    const oldest = users.keys().next();
-    if (!oldest.done) users.delete(oldest.value);
+/** The row a reserved attempt was checked against, while the user is enabled and has that password. */
+const asChecked = (reserved: StaffUser) =>
+  and(
+    eq(staffUsers.id, reserved.id),
+    eq(staffUsers.disabled, false),
+    eq(staffUsers.passwordHash, reserved.passwordHash),
+  );
+
+/**
+ * A wrong password keeps its reserved place in the count; the one that reached the threshold locks
+ * the account, unless a lock was set meanwhile or the password changed (which proves nothing).
+ */
+async function recordWrongPassword(ctx: AppContext, reserved: StaffUser): Promise<void> {
+  const now = ctx.clock.now();
+  const stillOpen = and(asChecked(reserved), notLockedAt(now));
+  if (reserved.failedCount < staffLockPolicy.threshold) {
+    await ctx.db.update(staffUsers).set({ lastFailureAt: now }).where(stillOpen);
+    return;
   }
-  users.set(key, user);
-}
-
-const forget = (db: Database, user: Pick<StaffUser, 'kind' | 'username'>) =>
-  rememberedUsersFor(db).delete(userKey(user.kind, user.username));
-
-/**
- * Finds `user`'s row only while every column a sign-in decides on or puts in its token is as read:
- * the password, the lock, the name, the role and the tenant. Timestamps are compared to the
- * millisecond, as JavaScript read them.
- */
-const unchangedUserText =
-  'SELECT 1 FROM staff_users WHERE id = $1::bigint AND kind = $2::text AND username = $3::text ' +
-  'AND password_hash = $4::text AND NOT disabled AND failed_count = $5::integer AND lock_level = $6::integer ' +
-  "AND date_trunc('milliseconds', locked_until) IS NOT DISTINCT FROM $7::timestamptz " +
-  "AND date_trunc('milliseconds', last_failure_at) IS NOT DISTINCT FROM $8::timestamptz " +
-  'AND role_id = $9::integer AND display_name = $10::text AND tenant_id IS NOT DISTINCT FROM $11::integer';
-
-const unchangedUser = (user: StaffUser): StatementPart => ({
-  text: unchangedUserText,
-  values: [
-    user.id,
-    user.kind,
-    user.username,
-    user.passwordHash,
-    user.failedCount,
-    user.lockLevel,
-    user.lockedUntil?.toISOString() ?? null,
-    user.lastFailureAt?.toISOString() ?? null,
-    user.roleId,
-    user.displayName,
-    user.tenantId,
-  ],
-});
-
-/** What a wrong password did, decided on the user's row as it is, under its lock. */
-type FailureCount =
-  | { counted: true; lockedNow: boolean }
-  | { counted: false; because: 'locked' | 'disabled' | 'password changed' };
-
-/**
- * Counts a wrong password under a row lock, so parallel attempts on any instance all count. The
- * row may have changed since the password was checked against `checked`: a lock set meanwhile
- * refuses without counting, as a lock found before the check does; a user disabled or removed is
- * refused without counting; a new password means the check proved nothing.
- */
-async function countFailure(ctx: AppContext, checked: StaffUser): Promise<FailureCount> {
-  return ctx.db.transaction(async (tx) => {
-    const [user] = await tx.select().from(staffUsers).where(eq(staffUsers.id, checked.id)).for('update');
-    const now = ctx.clock.now();
-    if (user === undefined || user.disabled) return { counted: false, because: 'disabled' };
-    if (user.passwordHash !== checked.passwordHash) return { counted: false, because: 'password changed' };
-    if (isLocked(settle(lockStateOf(user), now), now)) return { counted: false, because: 'locked' };
-    const { state, lockedNow } = recordFailure(lockStateOf(user), staffLockPolicy, now);
-    await tx.update(staffUsers).set(state).where(eq(staffUsers.id, checked.id));
-    return { counted: true, lockedNow };
-  });
+  await ctx.db
+    .update(staffUsers)
+    .set(lockedAfter(lockStateOf(reserved), now))
+    .where(and(stillOpen, eq(staffUsers.lockLevel, reserved.lockLevel)));
 }
 
 /**
- * The update that ends a user's run of failed sign-ins, not yet run (a sign-in writes it with its
- * session); none when there is no run to end, so that a user signing in many times at once (an
- * API client, a shared account) does not queue every sign-in behind one row lock.
+ * A right password ends the run of failures only when no attempt was reserved after it; otherwise
+ * it gives back its own place alone, so attempts still in flight stay paid for. A lock is never
+ * touched: while locked the count stays at nought. Answers the user's row, or nothing when the
+ * user was disabled or the password changed during the check.
  */
-function successUpdates(ctx: AppContext, user: StaffUser) {
-  const state = lockStateOf(user);
-  const next = recordSuccess(state, ctx.clock.now());
-  if (sameLockState(state, next)) return [];
-  return [ctx.db.update(staffUsers).set(next).where(eq(staffUsers.id, user.id))];
+async function recordRightPassword(ctx: AppContext, reserved: StaffUser): Promise<StaffUser | undefined> {
+  const [user] = await ctx.db
+    .update(staffUsers)
+    .set({ failedCount: ownPlaceGivenBack(reserved) })
+    .where(asChecked(reserved))
+    .returning();
+  return user;
+}
+
+const ownPlaceGivenBack = (reserved: StaffUser) =>
+  sql`CASE WHEN ${staffUsers.failedCount} = ${reserved.failedCount} THEN 0 ELSE GREATEST(${staffUsers.failedCount} - 1, 0) END`;
+
+/** An attempt that was paid for but never judged (its client left) gives its place back. */
+async function giveBackAttempt(ctx: AppContext, reserved: StaffUser): Promise<void> {
+  await ctx.db
+    .update(staffUsers)
+    .set({ failedCount: sql`GREATEST(${staffUsers.failedCount} - 1, 0)` })
+    .where(eq(staffUsers.id, reserved.id));
 }
 
 async function passwordExpired(ctx: AppContext, user: StaffUser): Promise<boolean> {
@@ -166,30 +155,30 @@ interface PasswordCheck {
   clientGone?: () => boolean;
 }
 
-/** The user whose password was right, and whether the check used the row as remembered. */
-interface CheckedUser {
-  user: StaffUser;
-  remembered: boolean;
-}
-
 /**
- * Checks a username and password: unknown users cost the same hashing time, a lock refuses before
- * the password is looked at, and a wrong password counts toward the lock. With `useRemembered`,
- * a remembered row stands in for reading the user; a sign-in remembers the row
- * only once its session is written. When the client has gone before a hashing thread takes the
- * check, it rejects with a `ClientGoneError` and records nothing.
+ * Checks a username and password, the attempt paid for first (`reserveAttempt`). An unknown or
+ * disabled user costs the same hashing work and answers as a wrong password; a locked account, or
+ * one whose budget attempts in flight have spent, is refused before its password is looked at.
+ * Answers the row the right password was checked against; its reserved place is still taken.
+ * When the client has gone before a hashing thread takes the check, it rejects with a
+ * `ClientGoneError` and gives the place back.
  */
-async function checkPassword(check: PasswordCheck, useRemembered: boolean): Promise<CheckedUser> {
+async function checkPassword(check: PasswordCheck): Promise<StaffUser> {
   const { ctx, kind, username, password, ip, event, clientGone } = check;
-  // A remembered row is never locked: it was remembered from a sign-in that passed this check, and
-  // a lock never starts by itself as time passes.
-  const rememberedUser = useRemembered ? rememberedUsersFor(ctx.db).get(userKey(kind, username)) : undefined;
-  const remembered = rememberedUser !== undefined;
-  const user = rememberedUser ?? (await findUser(ctx.db, kind, username));
-  const now = ctx.clock.now();
-  if (user !== undefined && isLocked(settle(lockStateOf(user), now), now)) {
-    forget(ctx.db, user);
+  const reserved = await reserveAttempt(ctx, kind, username);
+  if (reserved === undefined) {
+    const user = await findUser(ctx.db, kind, username);
     await verifyPassword(undefined, password, clientGone);
+    if (user === undefined) {
+      await ctx.audit.record({
+        event,
+        outcome: 'failure',
+        actor: null,
+        ip,
+        detail: { reason: 'unknown user' },
+      });
+      throw userInvalidSignIn();
+    }
     await ctx.audit.record({
       event,
       outcome: 'locked',
@@ -199,34 +188,38 @@ async function checkPassword(check: PasswordCheck, useRemembered: boolean): Prom
     });
     throw userLocked();
   }
-  const matches = await verifyPassword(user?.passwordHash, password, clientGone);
-  if (user === undefined) {
-    await ctx.audit.record({
-      event,
-      outcome: 'failure',
-      actor: null,
-      ip,
-      detail: { reason: 'unknown user' },
-    });
-    throw userInvalidSignIn();
-  }
-  if (matches) return { user, remembered };
-  forget(ctx.db, user);
-  const failure = await countFailure(ctx, user);
-  // Checked against a password the user no longer has: check again against the one they have.
-  if (!failure.counted && failure.because === 'password changed' && remembered) {
-    return checkPassword(check, false);
-  }
-  const locked = failure.counted ? failure.lockedNow : failure.because === 'locked';
+  const matches = await verifyPassword(reserved.passwordHash, password, clientGone).catch(
+    async (error: unknown) => {
+      await giveBackAttempt(ctx, reserved);
+      throw error;
+    },
+  );
+  if (matches) return reserved;
+  await recordWrongPassword(ctx, reserved);
+  const locks = reserved.failedCount >= staffLockPolicy.threshold;
   await ctx.audit.record({
     event,
-    outcome: locked ? 'locked' : 'failure',
-    actor: `${kind}:${user.id}`,
-    tenantId: user.tenantId,
+    outcome: locks ? 'locked' : 'failure',
+    actor: `${kind}:${reserved.id}`,
+    tenantId: reserved.tenantId,
     ip,
-    detail: { reason: failure.counted ? 'wrong password' : failure.because },
+    detail: { reason: 'wrong password' },
   });
-  throw locked ? userLocked() : userInvalidSignIn();
+  throw locks ? userLocked() : userInvalidSignIn();
+}
+
+/** A right password that proves nothing: the user was disabled or the password changed during the check. */
+async function refuseChangedDuringCheck(check: PasswordCheck, reserved: StaffUser): Promise<never> {
+  const { ctx, kind, ip, event } = check;
+  await ctx.audit.record({
+    event,
+    outcome: 'failure',
+    actor: `${kind}:${reserved.id}`,
+    tenantId: reserved.tenantId,
+    ip,
+    detail: { reason: 'changed during the check' },
+  });
+  throw userInvalidSignIn();
 }
 
 export async function staffSignIn(
@@ -236,27 +229,12 @@ export async function staffSignIn(
   ip: string,
   clientGone?: () => boolean,
 ): Promise<AuthTokenResult> {
-  const check: PasswordCheck = { ctx, kind, ...credentials, ip, event: `${kind}.sign-in`, clientGone };
-  try {
-    return await signInChecked(check, await checkPassword(check, true));
-  } catch (error) {
-    if (!isSerializationFailure(error)) throw error;
-    // The remembered row changed while the password was checked against it: decide again on the
-    // row as it is now.
-    return signInChecked(check, await checkPassword(check, false));
-  }
-}
-
-async function signInChecked(
-  check: PasswordCheck,
-  { user, remembered }: CheckedUser,
-): Promise<AuthTokenResult> {
-  const { ctx, kind, ip, event } = check;
+  const event = `${kind}.sign-in`;
+  const check: PasswordCheck = { ctx, kind, ...credentials, ip, event, clientGone };
+  const reserved = await checkPassword(check);
+  const user = await recordRightPassword(ctx, reserved);
+  if (user === undefined) return refuseChangedDuringCheck(check, reserved);
   if (await passwordExpired(ctx, user)) {
-    forget(ctx.db, user);
-    // Refused on the user's row as it is: the password may have changed since it was remembered.
-    if (remembered) return signInChecked(check, await checkPassword(check, false));
-    for (const update of successUpdates(ctx, user)) await update;
     await ctx.audit.record({
       event,
       outcome: 'failure',
@@ -267,43 +245,29 @@ async function signInChecked(
     });
     throw new ApiError(401, 'PasswordExpired', apiMessages.passwordExpired);
   }
-  const updates = successUpdates(ctx, user);
-  // The reset failure count and the audit row commit with the session, in its one statement; the
-  // name the token carries is the user's, just checked. A remembered row must still be as read.
-  try {
-    const pair = await ctx.sessions.createSession(
-      {
-        scope: kind,
+  // The audit row commits with the session, in its one statement; the name the token carries is
+  // the user's as the password check left the row.
+  return ctx.sessions.createSession(
+    {
+      scope: kind,
+      tenantId: user.tenantId,
+      staffUserId: user.id,
+      accessType: kind === 'admin' ? 'Admin' : 'Customer',
+      hasRestrictedAccess: false,
+      roleId: user.roleId,
+    },
+    (sessionId) => [
+      ctx.audit.insertOf({
+        event,
+        outcome: 'success',
+        actor: `${kind}:${user.id}`,
         tenantId: user.tenantId,
-        staffUserId: user.id,
-        accessType: kind === 'admin' ? 'Admin' : 'Customer',
-        hasRestrictedAccess: false,
-        roleId: user.roleId,
-      },
-      (sessionId) => [
-        ...updates.map(partOf),
-        ctx.audit.insertOf({
-          event,
-          outcome: 'success',
-          actor: `${kind}:${user.id}`,
-          tenantId: user.tenantId,
-          ip,
-          detail: { sessionId },
-        }),
-      ],
-      {
-        names: { consumerName: null, staffName: user.displayName, launchedByName: null },
-        ...(remembered ? { onlyIf: unchangedUser(user) } : {}),
-      },
-    );
-    // A row the sign-in changed (a run of failures ended) is read again next time.
-    if (updates.length > 0) forget(ctx.db, user);
-    else if (!remembered) remember(ctx.db, user);
-    return pair;
-  } catch (error) {
-    if (isSerializationFailure(error)) forget(ctx.db, user);
-    throw error;
-  }
+        ip,
+        detail: { sessionId },
+      }),
+    ],
+    { names: { consumerName: null, staffName: user.displayName, launchedByName: null } },
+  );
 }
 
 /** The portal of each staff kind on the apps host (DESIGN.md section 6). */
@@ -369,36 +333,102 @@ export function requestPasswordReset(
   work().catch((error: unknown) => log.error({ err: error }, 'password reset request failed'));
 }
 
-async function setPassword(ctx: AppContext, user: StaffUser, newPassword: string): Promise<void> {
-  forget(ctx.db, user);
+/** How a new password came, and the session of the request that set it, which stays. */
+interface PasswordSetting {
+  by: 'reset-token' | 'current-password';
+  ip: string;
+  keptSessionId: string | undefined;
+}
+
+/**
+ * Sets a new password on `user`'s row where `unchanged` still finds it, with `counts` for its lock
+ * columns, and ends what the old password gave: the user's unused reset links and other sessions,
+ * each session's ending audited with its cause. All of it commits together, or nothing when the
+ * row is no longer found (answered false).
+ */
+async function setPassword(
+  ctx: AppContext,
+  user: StaffUser,
+  newPassword: string,
+  rules: { unchanged: SQL | undefined; counts: Partial<LockState> },
+  setting: PasswordSetting,
+): Promise<boolean> {
+  const passwordHash = await hashPassword(newPassword);
   const now = ctx.clock.now();
-  await ctx.db
-    .update(staffUsers)
-    .set({
-      passwordHash: await hashPassword(newPassword),
-      passwordChangedAt: now,
-      failedCount: 0,
-      lockedUntil: null,
-    })
-    .where(eq(staffUsers.id, user.id));
-  // A new password ends every session opened with the old one.
-  await ctx.db
-    .update(sessions)
-    .set({ revokedAt: now, revokedReason: 'password-changed' })
-    .where(and(eq(sessions.staffUserId, user.id), isNull(sessions.revokedAt)));
+  return ctx.db.transaction(async (tx) => {
+    const [changed] = await tx
+      .update(staffUsers)
+      .set({ passwordHash, passwordChangedAt: now, ...rules.counts })
+      .where(and(eq(staffUsers.id, user.id), rules.unchanged))
+      .returning({ id: staffUsers.id });
+    if (changed === undefined) return false;
+    const voidedLinks = await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)))
+      .returning({ hash: passwordResetTokens.hash });
+    const ended = await tx
+      .update(sessions)
+      .set({ revokedAt: now, revokedReason: 'password-changed' })
+      .where(
+        and(
+          eq(sessions.staffUserId, user.id),
+          isNull(sessions.revokedAt),
+          setting.keptSessionId === undefined ? undefined : ne(sessions.id, setting.keptSessionId),
+        ),
+      )
+      .returning({ id: sessions.id });
+    const actor = `${user.kind}:${user.id}`;
+    const entries: AuditEntry[] = [
+      {
+        event: `${user.kind}.password.change`,
+        outcome: 'success',
+        actor,
+        tenantId: user.tenantId,
+        ip: setting.ip,
+        detail: { by: setting.by, voidedResetLinks: voidedLinks.length, endedSessions: ended.length },
+      },
+      ...ended.map(
+        (session): AuditEntry => ({
+          event: `${user.kind}.session.end`,
+          outcome: 'revoked',
+          actor,
+          tenantId: user.tenantId,
+          ip: setting.ip,
+          detail: { sessionId: session.id, cause: 'password-changed' },
+        }),
+      ),
+    ];
+    for (const entry of entries) await tx.execute(sqlOf(ctx.audit.insertOf(entry)));
+    return true;
+  });
 }
 
 export type PasswordChange =
   | { username: string; currentPassword: string; newPassword: string }
   | { resetToken: string; newPassword: string };
 
+/** A refusal of the current password, said as such: unknown users get the same answer. */
+function asWrongCurrentPassword(error: unknown): never {
+  if (error instanceof ApiError && error.errorCode === 'InvalidSignIn') {
+    throw new ApiError(401, 'InvalidSignIn', apiMessages.wrongCurrentPassword, [
+      { field: 'currentPassword', message: apiMessages.wrongCurrentPassword },
+    ]);
+  }
+  throw error;
+}
+
+/**
+ * Sets a new password by a reset link or by the current password, which is checked against the
+ * same budget as a sign-in. `keptSessionId` names the session of the request, which stays signed in.
+ */
 export async function changePassword(
   ctx: AppContext,
   kind: StaffKind,
   change: PasswordChange,
   ip: string,
+  keptSessionId?: string,
 ): Promise<void> {
-  const event = `${kind}.password.change`;
   if ('resetToken' in change) {
     const hash = hashToken(change.resetToken);
     const [found] = await ctx.db
@@ -429,42 +459,39 @@ export async function changePassword(
       )
       .returning({ hash: passwordResetTokens.hash });
     if (claimed === undefined) throw new ApiError(409, 'InvalidState', apiMessages.invalidResetToken);
-    await setPassword(ctx, found.user, change.newPassword);
-    await ctx.audit.record({
-      event,
-      outcome: 'success',
-      actor: `${kind}:${found.user.id}`,
-      tenantId: found.user.tenantId,
-      ip,
-      detail: { by: 'reset-token' },
-    });
+    // Whoever holds the mailbox may unlock the account.
+    await setPassword(
+      ctx,
+      found.user,
+      change.newPassword,
+      { unchanged: undefined, counts: { failedCount: 0, lockedUntil: null } },
+      { by: 'reset-token', ip, keptSessionId },
+    );
     return;
   }
 
-  const user = await findUser(ctx.db, kind, change.username);
-  if (user === undefined) {
-    await verifyPassword(undefined, change.currentPassword);
-    throw notFound();
-  }
-  const { user: checked } = await checkPassword(
-    { ctx, kind, username: change.username, password: change.currentPassword, ip, event },
-    false,
-  ).catch((error: unknown) => {
-    if (error instanceof ApiError && error.errorCode === 'InvalidSignIn') {
-      throw new ApiError(401, 'InvalidSignIn', apiMessages.wrongCurrentPassword, [
-        { field: 'currentPassword', message: apiMessages.wrongCurrentPassword },
-      ]);
-    }
-    throw error;
-  });
-  await assertStrongPassword(change.newPassword, [checked.username, checked.email, checked.displayName]);
-  await setPassword(ctx, checked, change.newPassword);
-  await ctx.audit.record({
-    event,
-    outcome: 'success',
-    actor: `${kind}:${checked.id}`,
-    tenantId: checked.tenantId,
+  const check: PasswordCheck = {
+    ctx,
+    kind,
+    username: change.username,
+    password: change.currentPassword,
     ip,
-    detail: { by: 'current-password' },
-  });
+    event: `${kind}.password.change`,
+  };
+  const reserved = await checkPassword(check).catch(asWrongCurrentPassword);
+  try {
+    await assertStrongPassword(change.newPassword, [reserved.username, reserved.email, reserved.displayName]);
+  } catch (error) {
+    await recordRightPassword(ctx, reserved);
+    throw error;
+  }
+  // Attempts still in flight were made against the old password and count for nothing now.
+  const set = await setPassword(
+    ctx,
+    reserved,
+    change.newPassword,
+    { unchanged: asChecked(reserved), counts: { failedCount: 0 } },
+    { by: 'current-password', ip, keptSessionId },
+  );
+  if (!set) await refuseChangedDuringCheck(check, reserved).catch(asWrongCurrentPassword);
 }
