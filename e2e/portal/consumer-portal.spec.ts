@@ -121,7 +121,10 @@ test.describe('consumer sign-in through a link', () => {
     }
     await page.getByLabel('ZIP code').fill(link.answers.postalCode);
     await page.getByRole('button', { name: 'Continue' }).click();
-    await expect(page.getByRole('alert')).toContainText('this link is locked for a while');
+    // The server says when the lock ends (Retry-After); the page turns it into words.
+    await expect(page.getByRole('alert')).toHaveText(
+      'For your security, this link is locked after too many attempts. Try again in 15 minutes, or contact the organisation that wrote to you.',
+    );
   });
 
   test('an expired link leads to the expired-link page', async ({ page, portal, expectNoAxeViolations }) => {
@@ -163,6 +166,33 @@ test.describe('consumer sign-in through a link', () => {
     const secondCode = await codeFromMail(portal, link, 1);
     await enterCode(page, secondCode);
     await expect(page).toHaveURL(`${portal.tenant()}/c/documents`);
+  });
+
+  test('once the code mails of the hour are used up, the page says when a new code can be asked for', async ({
+    page,
+    portal,
+  }) => {
+    await page.clock.install();
+    const link = await portal.createLink('Last4Ssn');
+    await page.goto(`${portal.tenant()}/${link.guid}/1`);
+    await answer(page, link, ['last4Ssn']);
+    await expect(page).toHaveURL(`${portal.tenant()}/c/mfa`);
+    const resend = page.getByRole('button', { name: 'Send a new code' });
+    // The lookup's code was the first mail of the hour; four resends use up the other four.
+    for (let resendCount = 1; resendCount <= 5; resendCount += 1) {
+      await page.clock.fastForward('01:01');
+      portal.clock.advanceMinutes(1.1);
+      await resend.click();
+      if (resendCount < 5) {
+        await expect(page.getByRole('status').filter({ hasText: 'We have sent a new code.' })).toBeVisible();
+      }
+    }
+    await expect(page.getByRole('alert')).toHaveText(
+      /^We cannot send another code just now\. You can ask for a new code in 5\d minutes\.$/,
+    );
+    await expect(resend).toBeDisabled();
+    await page.clock.fastForward('01:01');
+    await expect(resend).toBeDisabled();
   });
 });
 

@@ -56,6 +56,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     fetch: options.fetch,
     baseUrl: options.baseUrl,
     locks: 'locks' in options ? options.locks : globalThis.navigator?.locks,
+    now: options.now,
   });
   return {
     access: createAccessApi(http),

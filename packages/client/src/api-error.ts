@@ -13,6 +13,7 @@ export interface ApiErrorDetails {
   status?: number | undefined;
   response?: Response | undefined;
   body?: ErrorBody | undefined;
+  retryAfterSeconds?: number | undefined;
   cause?: unknown;
 }
 
@@ -24,6 +25,8 @@ export class ApiError extends Error {
   readonly response: Response | undefined;
   /** The parsed error body of a listed status, when the server sent one. */
   readonly body: ErrorBody | undefined;
+  /** How long the server asks to wait before trying again (its `Retry-After`), when it said so. */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(kind: ApiErrorKind, message: string, details: ApiErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -31,6 +34,7 @@ export class ApiError extends Error {
     this.status = details.status;
     this.response = details.response;
     this.body = details.body;
+    this.retryAfterSeconds = details.retryAfterSeconds;
   }
 
   get errorCode(): ErrorCode | undefined {

@@ -480,6 +480,34 @@ describe('errors', () => {
     expect(hooks.updateChecks).toBe(1);
   });
 
+  it.each([
+    ['seconds', '900', 900],
+    ['an HTTP-date, read against the client clock', 'Wed, 15 Jan 2025 13:00:00 GMT', 3600],
+    ['junk', 'soon', undefined],
+    ['no header', null, undefined],
+  ])('a refusal carries how long to wait from a Retry-After of %s', async (_name, header, seconds) => {
+    const { client } = setup(
+      () =>
+        new Response(JSON.stringify(errorBody('ToManyRequests')), {
+          status: 429,
+          headers: header === null ? {} : { 'Retry-After': header },
+        }),
+      { scope: 'consumer' },
+    );
+
+    const error = await rejectionOf(client.consumerAuth.resendMfa());
+
+    expect(error).toMatchObject({ status: 429, errorCode: 'ToManyRequests', retryAfterSeconds: seconds });
+  });
+
+  it('an unexpected status carries its Retry-After too', async () => {
+    const { client } = setup(() => new Response(null, { status: 503, headers: { 'Retry-After': '30' } }));
+
+    const error = await rejectionOf(client.access.bySubdomain('sender'));
+
+    expect(error).toMatchObject({ kind: 'unexpected', status: 503, retryAfterSeconds: 30 });
+  });
+
   it('a call the server cannot be reached for is a network error, without a message but with an update check', async () => {
     const { client, hooks } = setup(() => {
       throw new TypeError('Failed to fetch');

@@ -7,6 +7,7 @@ import {
 } from '@entry/domain';
 import { safeParse } from 'zod/v4/core';
 import { ApiError } from './api-error.ts';
+import { parseRetryAfter } from './retry-after.ts';
 import { authPath, authTokenReader } from './sessions.ts';
 import type { TokenStore } from './token-store.ts';
 import type { ResponseReader } from './wire.ts';
@@ -31,6 +32,8 @@ export interface HttpClientOptions {
   baseUrl?: string | undefined;
   /** `navigator.locks` where the browser has it: tabs of one origin then refresh one at a time. */
   locks?: LockManager | undefined;
+  /** The clock an HTTP-date `Retry-After` is read against. */
+  now?: (() => number) | undefined;
 }
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -95,6 +98,7 @@ export function refreshLockName(scope: Scope): string {
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const { tokens, hooks, locks } = options;
+  const now = options.now ?? Date.now;
   const baseUrl = options.baseUrl ?? '';
   const send: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
   const refreshesInFlight = new Map<Scope, Promise<void>>();
@@ -210,14 +214,16 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         spec,
       );
     }
+    const retryAfterSeconds = parseRetryAfter(response.headers.get('Retry-After'), now());
     const error =
       alwaysListedStatuses.includes(status) || spec.listed.includes(status)
         ? new ApiError('listed', errorMessages.listedStatus, {
             status,
             response,
             body: safeParse(errorBodySchema, await jsonOf(response)).data,
+            retryAfterSeconds,
           })
-        : new ApiError('unexpected', errorMessages.unexpectedStatus, { status, response });
+        : new ApiError('unexpected', errorMessages.unexpectedStatus, { status, response, retryAfterSeconds });
     return failed(error, scope, token !== '', spec);
   }
 

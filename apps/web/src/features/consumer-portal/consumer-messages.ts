@@ -3,14 +3,21 @@ export const consumerMessages = {
   noMatch: 'These details do not match our records. Check them and try again.',
   locked:
     'For your security, this link is locked for a while after too many attempts. Please try again later, or contact the organisation that wrote to you.',
+  lockedFor: (wait: string) =>
+    `For your security, this link is locked after too many attempts. Try again ${wait}, or contact the organisation that wrote to you.`,
   ambiguous:
     'More than one account matches these details. Please open the link from your letter or e-mail instead.',
   notFound: 'We could not find an account with these details. Check them and try again.',
   serviceUnavailable: 'We cannot check your details right now. Please try again in a few minutes.',
   wrongCode:
     'That code is not right, or it has expired. Check the latest mail from us, or ask for a new code.',
+  codesLocked:
+    'For your security, codes are locked for a while after too many wrong ones. Please try again later.',
+  codesLockedFor: (wait: string) =>
+    `For your security, codes are locked after too many wrong ones. Try again ${wait}.`,
   codeStepExpired: 'Your verification has expired. Please confirm who you are again.',
   codeSent: 'We have sent a new code. It replaces the previous one.',
+  noCodeNowFor: (wait: string) => `We cannot send another code just now. You can ask for a new code ${wait}.`,
   resendTooSoon: 'A code was sent less than a minute ago. Please wait before asking for another one.',
   noPortal:
     'This address does not belong to an organisation. Please open the link from your letter or e-mail.',

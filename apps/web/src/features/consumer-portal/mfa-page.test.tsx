@@ -89,6 +89,64 @@ describe('MfaPage', () => {
     );
   });
 
+  it.each([
+    [
+      'a lock, with when to try again',
+      { status: 403, body: errorBody('UserLocked'), headers: { 'Retry-After': '900' } },
+      'For your security, codes are locked after too many wrong ones. Try again in 15 minutes.',
+    ],
+    [
+      'a lock',
+      { status: 403, body: errorBody('UserLocked') },
+      'For your security, codes are locked for a while after too many wrong ones. Please try again later.',
+    ],
+    [
+      'too many attempts, with when to try again',
+      { status: 429, body: errorBody('ToManyRequests'), headers: { 'Retry-After': '120' } },
+      'There have been too many attempts. Try again in 2 minutes.',
+    ],
+  ])('explains %s', async (_, answer, text) => {
+    renderMfa({ [mfaRoute]: answer });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('6-digit code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(text);
+  });
+
+  it('says when a new code can be asked for once the code mails of the hour are used up', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    renderMfa({
+      [resendRoute]: {
+        status: 429,
+        body: errorBody('ToManyRequests'),
+        headers: { 'Retry-After': String(50 * 60) },
+      },
+    });
+    const resend = () => screen.getByRole('button', { name: 'Send a new code' }) as HTMLButtonElement;
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    await act(async () => resend().click());
+
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'We cannot send another code just now. You can ask for a new code in 50 minutes.',
+    );
+    expect(resend().disabled).toBe(true);
+    expect(screen.getByText('You can ask for a new code in 50 minutes.')).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(49 * 60_000));
+    expect(screen.getByText('You can ask for a new code in 60 seconds.')).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(resend().disabled).toBe(false);
+  });
+
+  it('says too many attempts, without a time, when a refused resend does not say when', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    renderMfa({ [resendRoute]: { status: 429, body: errorBody('ToManyRequests') } });
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    await act(async () => screen.getByRole('button', { name: 'Send a new code' }).click());
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'There have been too many attempts from your network. Please wait a few minutes and try again.',
+    );
+  });
+
   it('sends a person without a pending code step to verify who they are', async () => {
     renderPortalPage(<MfaPage />, { path: '/c/mfa' });
     await waitFor(() => expect(location()).toBe('/c/verify-identity'));

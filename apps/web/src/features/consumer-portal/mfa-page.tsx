@@ -5,7 +5,7 @@ import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { paths } from '../../config/paths.ts';
 import { FormAlert, FormField } from '../session/form-field.tsx';
 import { usePortalApi } from '../session/portal-api.ts';
-import { commonRefusalMessage } from '../session/sign-in-errors.ts';
+import { commonRefusalMessage, waitInWords, waitOf } from '../session/sign-in-errors.ts';
 import { digitsCheck, useCheckedForm } from '../session/use-checked-form.ts';
 import { useSession } from '../session/use-session.ts';
 import { consumerMessages } from './consumer-messages.ts';
@@ -31,6 +31,10 @@ const codeChecks = { mfaCode: digitsCheck<'mfaCode'>(6, codeMessages) };
 
 function codeRefusal(error: unknown): string {
   if (isApiError(error) && error.errorCode === 'InvalidSignIn') return consumerMessages.wrongCode;
+  if (isApiError(error) && error.errorCode === 'UserLocked') {
+    const wait = waitOf(error);
+    return wait === undefined ? consumerMessages.codesLocked : consumerMessages.codesLockedFor(wait);
+  }
   if (isApiError(error) && (error.status === 401 || error.status === 403))
     return consumerMessages.codeStepExpired;
   return commonRefusalMessage(error);
@@ -70,11 +74,14 @@ export function MfaPage() {
     try {
       await api.consumerAuth.resendMfa();
       setNotice(consumerMessages.codeSent);
-    } catch (error) {
-      if (isApiError(error) && error.status === 409) setRefusal(consumerMessages.resendTooSoon);
-      else setRefusal(codeRefusal(error));
-    } finally {
       setResendAvailableAt(Date.now() + resendCooldownMs);
+    } catch (error) {
+      const waitSeconds = isApiError(error) && error.status === 429 ? error.retryAfterSeconds : undefined;
+      if (isApiError(error) && error.status === 409) setRefusal(consumerMessages.resendTooSoon);
+      else if (waitSeconds !== undefined) setRefusal(consumerMessages.noCodeNowFor(waitInWords(waitSeconds)));
+      else setRefusal(codeRefusal(error));
+      setResendAvailableAt(Date.now() + Math.max(resendCooldownMs, (waitSeconds ?? 0) * 1000));
+    } finally {
       setResending(false);
     }
   }
@@ -121,9 +128,11 @@ export function MfaPage() {
         </button>
       </div>
       <p className="muted">
-        {secondsLeft > 0
-          ? `You can ask for a new code in ${secondsLeft} seconds.`
-          : 'No mail? You can ask for a new code now.'}
+        {secondsLeft > 60
+          ? `You can ask for a new code ${waitInWords(secondsLeft)}.`
+          : secondsLeft > 0
+            ? `You can ask for a new code in ${secondsLeft} seconds.`
+            : 'No mail? You can ask for a new code now.'}
       </p>
       <p className="portal-links">
         <Link to={paths.consumerPortal.verifyIdentity.href()}>Start again</Link>

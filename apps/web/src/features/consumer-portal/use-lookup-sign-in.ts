@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import type { PendingVerification } from '../../lib/pending-verification.ts';
 import { usePortalApi } from '../session/portal-api.ts';
-import { commonRefusalMessage } from '../session/sign-in-errors.ts';
+import { commonRefusalMessage, waitOf } from '../session/sign-in-errors.ts';
 import { consumerMessages } from './consumer-messages.ts';
 import { landingPath } from './landing.ts';
 import type { VerificationAnswers } from './verification-form.tsx';
@@ -22,8 +22,10 @@ export function lookupRefusal(error: unknown): string | null {
   switch (error.errorCode) {
     case 'InvalidSignIn':
       return consumerMessages.noMatch;
-    case 'UserLocked':
-      return consumerMessages.locked;
+    case 'UserLocked': {
+      const wait = waitOf(error);
+      return wait === undefined ? consumerMessages.locked : consumerMessages.lockedFor(wait);
+    }
     case 'Ambiguous':
       return consumerMessages.ambiguous;
     case 'TokenExpired':

@@ -6,7 +6,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { PortalServicesProvider } from './portal-api.ts';
 import { observeStorage } from './session-storage.ts';
 
-export type Answer = { status: number; body?: unknown };
+export type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
 export type ScriptedRoutes = Record<string, Answer | ((body: unknown) => Answer)>;
 
 export interface SentCall {
@@ -62,7 +62,7 @@ export function portalServicesFor(routes: ScriptedRoutes = {}) {
       scripted === undefined ? { status: 599 } : typeof scripted === 'function' ? scripted(body) : scripted;
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
       status: answer.status,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...answer.headers },
     });
   };
   const clients = new Map<Scope, ApiClient>();

@@ -5,7 +5,12 @@ import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { notify } from '../../lib/notifications.ts';
 import { FormAlert, FormField } from '../session/form-field.tsx';
 import { usePortalApi } from '../session/portal-api.ts';
-import { commonRefusalMessage, errorCodeOf, signInMessages } from '../session/sign-in-errors.ts';
+import {
+  commonRefusalMessage,
+  errorCodeOf,
+  lockedMessage,
+  signInMessages,
+} from '../session/sign-in-errors.ts';
 import { NewPasswordFields, type NewPasswordValues, WeakPasswordAlert } from './new-password-fields.tsx';
 import { changePasswordStateOf, type StaffScope, staffPaths, useStaffAuth } from './staff-scope.ts';
 
@@ -58,7 +63,7 @@ export function ChangePasswordPage({ scope }: { scope: StaffScope }) {
       const code = errorCodeOf(error);
       if (code === 'WeakPassword') setWeak(true);
       else if (code === 'InvalidSignIn' || code === 'ItemNotFound') setRefusal(changeMessages.wrongCurrent);
-      else if (code === 'UserLocked') setRefusal(signInMessages.locked);
+      else if (code === 'UserLocked') setRefusal(lockedMessage(error));
       else setRefusal(commonRefusalMessage(error));
       return;
     }

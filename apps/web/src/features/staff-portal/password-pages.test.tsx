@@ -67,6 +67,20 @@ describe('ChangePasswordPage', () => {
     expect((await screen.findByRole('alert')).textContent).toContain(text);
   });
 
+  it.each([
+    ['UserLocked', 401, '1800', 'Try again in 30 minutes, or reset your password to unlock it now.'],
+    ['ToManyRequests', 429, '600', 'There have been too many attempts. Try again in 10 minutes.'],
+  ])('says when to try again after %s', async (errorCode, status, retryAfter, text) => {
+    renderPortalPage(<ChangePasswordPage scope="admin" />, {
+      path: '/a/change-password',
+      routes: {
+        [changeRoute]: { status, body: errorBody(errorCode), headers: { 'Retry-After': retryAfter } },
+      },
+    });
+    await fillForm('violet harbour tractor');
+    expect((await screen.findByRole('alert')).textContent).toContain(text);
+  });
+
   it('ends this tab’s session after a change, since the server ended every session of the account', async () => {
     window.sessionStorage.setItem('session-guid', 'session-1');
     const { sent, notified } = renderPortalPage(<ChangePasswordPage scope="admin" />, {
@@ -107,6 +121,44 @@ describe('ResetPasswordPage', () => {
     await user.click(screen.getByRole('button', { name: 'Send the link' }));
     expect((await screen.findByRole('status')).textContent).toContain('If an account has this username');
     expect(sent.map((call) => call.body)).toEqual([{ username: 'casey' }]);
+  });
+
+  it.each([
+    [{ 'Retry-After': '240' }, 'There have been too many attempts. Try again in 4 minutes.'],
+    [{}, 'There have been too many attempts from your network. Please wait a few minutes and try again.'],
+  ])('says when a link can be asked for again after too many attempts (%j)', async (headers, text) => {
+    renderPortalPage(<ResetPasswordPage scope="customer" />, {
+      path: '/d/reset-password',
+      routes: {
+        'POST /api/auth/v1/customer/password/reset': {
+          status: 429,
+          body: errorBody('ToManyRequests'),
+          headers,
+        },
+      },
+    });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Username'), 'casey');
+    await user.click(screen.getByRole('button', { name: 'Send the link' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(text);
+  });
+
+  it('says when a new password can be tried again after too many attempts', async () => {
+    renderPortalPage(<ResetPasswordPage scope="admin" />, {
+      path: '/a/reset-password?token=mailed-token',
+      routes: {
+        'POST /api/auth/v1/admin/password/change': {
+          status: 429,
+          body: errorBody('ToManyRequests'),
+          headers: { 'Retry-After': '61' },
+        },
+      },
+    });
+    const user = await fillNewPassword('violet harbour tractor');
+    await user.click(screen.getByRole('button', { name: 'Save the new password' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'There have been too many attempts. Try again in 2 minutes.',
+    );
   });
 
   it('sets the new password with the mailed token, which leaves the address', async () => {

@@ -48,6 +48,62 @@ describe('SignInPage', () => {
     expect(location()).toBe('/a/sign-in');
   });
 
+  it.each([
+    [
+      'a lock',
+      401,
+      'UserLocked',
+      '900',
+      'This account is locked after too many failed sign-ins. Try again in 15 minutes, or reset your password to unlock it now.',
+    ],
+    [
+      'too many attempts',
+      429,
+      'ToManyRequests',
+      '3600',
+      'There have been too many attempts. Try again in about 1 hour.',
+    ],
+    [
+      'too many attempts',
+      429,
+      'ToManyRequests',
+      '20',
+      'There have been too many attempts. Try again in a minute.',
+    ],
+  ])(
+    'says when to try again after %s, when the server says',
+    async (_, status, errorCode, retryAfter, text) => {
+      renderPortalPage(<SignInPage scope="admin" />, {
+        path: '/a/sign-in',
+        routes: {
+          [signInRoute]: { status, body: errorBody(errorCode), headers: { 'Retry-After': retryAfter } },
+        },
+      });
+      await fillAndSubmit();
+      expect((await screen.findByRole('alert')).textContent).toBe(text);
+    },
+  );
+
+  it.each([
+    [
+      'UserLocked',
+      401,
+      'This account is locked for a while after too many failed sign-ins. Try again later, or reset your password to unlock it now.',
+    ],
+    [
+      'ToManyRequests',
+      429,
+      'There have been too many attempts from your network. Please wait a few minutes and try again.',
+    ],
+  ])('says only "later" about %s when the server does not say when', async (errorCode, status, text) => {
+    renderPortalPage(<SignInPage scope="customer" />, {
+      path: '/d/sign-in',
+      routes: { 'POST /api/auth/v1/customer/sign-in': { status, body: errorBody(errorCode) } },
+    });
+    await fillAndSubmit();
+    expect((await screen.findByRole('alert')).textContent).toBe(text);
+  });
+
   it('sends an expired password to the change page with the username', async () => {
     renderPortalPage(<SignInPage scope="customer" />, {
       path: '/d/sign-in',

@@ -5,7 +5,12 @@ import { Link, useNavigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { FormAlert, FormField } from '../session/form-field.tsx';
 import { usePortalServices } from '../session/portal-api.ts';
-import { commonRefusalMessage, errorCodeOf, signInMessages } from '../session/sign-in-errors.ts';
+import {
+  commonRefusalMessage,
+  errorCodeOf,
+  lockedMessage,
+  signInMessages,
+} from '../session/sign-in-errors.ts';
 import {
   type ChangePasswordState,
   type StaffScope,
@@ -57,7 +62,7 @@ export function SignInPage({ scope }: { scope: StaffScope }) {
         code === 'InvalidSignIn'
           ? signInMessages.wrongPassword
           : code === 'UserLocked'
-            ? signInMessages.locked
+            ? lockedMessage(error)
             : commonRefusalMessage(error),
       );
       return;
