@@ -66,10 +66,12 @@ test.describe('admin and customer sign-in', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
     }
-    await expect(page.getByRole('alert')).toContainText('This account is locked for a while');
+    await expect(page.getByRole('alert')).toContainText(
+      'This account is locked after too many failed sign-ins. Try again in 15 minutes',
+    );
     // Even the right password is refused while the lock lasts.
     await page.getByLabel('Password', { exact: true }).fill(customer.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('alert')).toContainText('This account is locked for a while');
+    await expect(page.getByRole('alert')).toContainText('Try again in 15 minutes');
   });
 });

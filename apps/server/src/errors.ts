@@ -10,6 +10,9 @@ export interface FieldError {
 
 /** The one error type the server throws on purpose; the error handler turns it into the error body. */
 export class ApiError extends Error {
+  /** Sent as `Retry-After`: when the refused caller may try again. */
+  retryAfterSeconds: number | undefined;
+
   constructor(
     readonly status: number,
     readonly errorCode: ErrorCode,
@@ -18,6 +21,13 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
+  }
+
+  /** This refusal, saying that the caller may try again at `until`, when that is known. */
+  retryAt(until: Date | null, now: Date): this {
+    if (until !== null)
+      this.retryAfterSeconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+    return this;
   }
 
   toBody(): ErrorBody {
@@ -112,5 +122,7 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   if (apiError.status >= 500) {
     request.log.error({ err: error, reqId: request.id }, 'unexpected error');
   }
+  if (apiError.retryAfterSeconds !== undefined)
+    reply.header('retry-after', String(apiError.retryAfterSeconds));
   return reply.status(apiError.status).type('application/json; charset=utf-8').send(apiError.toBody());
 }

@@ -128,18 +128,14 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const tokenExpired = () => new ApiError(404, 'TokenExpired', consumerMessages.tokenExpired);
 
   /** The refusal of a locked verification or MFA step, saying when to try again where that is known. */
-  function locked(reply: FastifyReply, lockedUntil: Date | null): ApiError {
-    if (lockedUntil !== null) reply.header('retry-after', String(secondsUntil(lockedUntil)));
-    return new ApiError(403, 'UserLocked', consumerMessages.userLocked);
-  }
+  const locked = (lockedUntil: Date | null) =>
+    new ApiError(403, 'UserLocked', consumerMessages.userLocked).retryAt(lockedUntil, clock.now());
 
-  function tooManyCodeMails(reply: FastifyReply, retryAfterMs: number): ApiError {
-    reply.header('retry-after', String(Math.ceil(retryAfterMs / 1000)));
-    return new ApiError(429, 'ToManyRequests', consumerMessages.tooManyCodeMails);
-  }
-
-  const secondsUntil = (until: Date) =>
-    Math.max(1, Math.ceil((until.getTime() - clock.now().getTime()) / 1000));
+  const tooManyCodeMails = (retryAfterMs: number) =>
+    new ApiError(429, 'ToManyRequests', consumerMessages.tooManyCodeMails).retryAt(
+      new Date(clock.now().getTime() + retryAfterMs),
+      clock.now(),
+    );
 
   /** What a verified lookup writes, and the session it opens (none: MFA with no address on file). */
   interface LookupPlan {
@@ -236,7 +232,6 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
    * ends the session it opened and refuses with 429.
    */
   async function sendCode(
-    reply: FastifyReply,
     codeMail: PendingCodeMail,
     sessionId: string,
     tenant: Tenant,
@@ -254,7 +249,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         ip,
         detail: { sessionId, cause: codeMailLimitCause },
       });
-      throw tooManyCodeMails(reply, paid.retryAfterMs);
+      throw tooManyCodeMails(paid.retryAfterMs);
     }
     await ctx.mail.enqueueMail(codeMail.mail);
   }
@@ -276,7 +271,6 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   /** Turns a verification that did not succeed into its audit rows and its error. */
   async function refuse(
     request: FastifyRequest,
-    reply: FastifyReply,
     tenant: Tenant,
     result: VerificationRefusal,
     tokenGuid: string | null,
@@ -290,7 +284,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           outcome: 'locked',
           actor: result.consumer === null ? null : `consumer:${result.consumer.id}`,
         });
-        throw locked(reply, result.lockedUntil);
+        throw locked(result.lockedUntil);
       case 'ambiguous':
         await audit.record({
           ...base,
@@ -419,12 +413,12 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           // The verification wrote to the token (its last use or its locks): the next read sees it.
           forgetIdentityToken(db, token);
         }
-        if (result.outcome !== 'verified') return refuse(request, reply, tenant, result, tokenGuid);
+        if (result.outcome !== 'verified') return refuse(request, tenant, result, tokenGuid);
 
         const { opened, codeMail } = result.plan;
         if (opened === null) throw new ApiError(409, 'InvalidState', consumerMessages.noAddressOnFile);
         const { keys, session } = opened;
-        if (codeMail !== null) await sendCode(reply, codeMail, keys.id, tenant, request.ip, now);
+        if (codeMail !== null) await sendCode(codeMail, keys.id, tenant, request.ip, now);
         const authToken = await sessions.firstPair(keys, session, {
           consumerName: result.consumer.name,
           staffName: null,
@@ -479,7 +473,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         });
         if (check.outcome === 'locked') {
           await audit.record({ ...audited, outcome: 'locked' });
-          throw locked(reply, check.lockedUntil);
+          throw locked(check.lockedUntil);
         }
         if (check.outcome === 'wrong') {
           await audit.record({ ...audited, outcome: 'failure' });
@@ -535,7 +529,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         }
         const now = clock.now();
         const paid = await takeCodeMail(db, principal.consumerId, now);
-        if ('retryAfterMs' in paid) throw tooManyCodeMails(reply, paid.retryAfterMs);
+        if ('retryAfterMs' in paid) throw tooManyCodeMails(paid.retryAfterMs);
         const outcome = await resendMfaCode(db, {
           sessionId: principal.sessionId,
           pepper: ctx.kbaPepper,

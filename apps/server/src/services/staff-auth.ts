@@ -95,19 +95,22 @@ const asChecked = (reserved: StaffUser) =>
 
 /**
  * A wrong password keeps its reserved place in the count; the one that reached the threshold locks
- * the account, unless a lock was set meanwhile or the password changed (which proves nothing).
+ * the account, unless a lock was set meanwhile or the password changed (which proves nothing), and
+ * answers until when.
  */
-async function recordWrongPassword(ctx: AppContext, reserved: StaffUser): Promise<void> {
+async function recordWrongPassword(ctx: AppContext, reserved: StaffUser): Promise<Date | null> {
   const now = ctx.clock.now();
   const stillOpen = and(asChecked(reserved), notLockedAt(now));
   if (reserved.failedCount < staffLockPolicy.threshold) {
     await ctx.db.update(staffUsers).set({ lastFailureAt: now }).where(stillOpen);
-    return;
+    return null;
   }
+  const locked = lockedAfter(lockStateOf(reserved), now);
   await ctx.db
     .update(staffUsers)
-    .set(lockedAfter(lockStateOf(reserved), now))
+    .set(locked)
     .where(and(stillOpen, eq(staffUsers.lockLevel, reserved.lockLevel)));
+  return locked.lockedUntil;
 }
 
 /**
@@ -186,7 +189,7 @@ async function checkPassword(check: PasswordCheck): Promise<StaffUser> {
       tenantId: user.tenantId,
       ip,
     });
-    throw userLocked();
+    throw userLocked().retryAt(user.lockedUntil, ctx.clock.now());
   }
   const matches = await verifyPassword(reserved.passwordHash, password, clientGone).catch(
     async (error: unknown) => {
@@ -195,7 +198,7 @@ async function checkPassword(check: PasswordCheck): Promise<StaffUser> {
     },
   );
   if (matches) return reserved;
-  await recordWrongPassword(ctx, reserved);
+  const lockedUntil = await recordWrongPassword(ctx, reserved);
   const locks = reserved.failedCount >= staffLockPolicy.threshold;
   await ctx.audit.record({
     event,
@@ -205,7 +208,7 @@ async function checkPassword(check: PasswordCheck): Promise<StaffUser> {
     ip,
     detail: { reason: 'wrong password' },
   });
-  throw locks ? userLocked() : userInvalidSignIn();
+  throw locks ? userLocked().retryAt(lockedUntil, ctx.clock.now()) : userInvalidSignIn();
 }
 
 /** A right password that proves nothing: the user was disabled or the password changed during the check. */
