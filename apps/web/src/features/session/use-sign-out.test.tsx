@@ -1,4 +1,4 @@
-import type { Scope } from '@entry/domain';
+import { authTokenResultSchema, type Scope } from '@entry/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,10 @@ function SignOutButton({ scope }: { scope: Scope }) {
   );
 }
 
+/** A stored session of this kind: the portal test kit's result, typed as the client keeps it. */
+const sessionOf = (accessType: 'Admin' | 'Customer' | 'Launched') =>
+  authTokenResultSchema.parse(authTokenResult({ accessType }));
+
 const location = () => screen.getByTestId('location').textContent;
 const signedOut = { status: 204 };
 
@@ -23,8 +27,8 @@ describe('useSignOut', () => {
       path: '/d/home',
       routes: { 'POST /api/auth/v1/customer/sign-out': signedOut },
     });
-    page.api('admin').tokens.set(authTokenResult(), { scope: 'admin' });
-    page.api('customer').tokens.set(authTokenResult({ accessType: 'Launched' }), { scope: 'customer' });
+    page.api('admin').tokens.set(sessionOf('Admin'), { scope: 'admin' });
+    page.api('customer').tokens.set(sessionOf('Launched'), { scope: 'customer' });
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(location()).toBe('/a/home'));
     expect(page.sent.map((call) => call.route)).toEqual(['POST /api/auth/v1/customer/sign-out']);
@@ -37,7 +41,7 @@ describe('useSignOut', () => {
       path: '/d/home',
       routes: { 'POST /api/auth/v1/customer/sign-out': signedOut },
     });
-    page.api('customer').tokens.set(authTokenResult({ accessType: 'Customer' }), { scope: 'customer' });
+    page.api('customer').tokens.set(sessionOf('Customer'), { scope: 'customer' });
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(location()).toBe('/d/sign-in'));
   });
@@ -47,8 +51,8 @@ describe('useSignOut', () => {
       path: '/a/home',
       routes: { 'POST /api/auth/v1/admin/sign-out': signedOut },
     });
-    page.api('admin').tokens.set(authTokenResult(), { scope: 'admin' });
-    page.api('customer').tokens.set(authTokenResult({ accessType: 'Launched' }), { scope: 'customer' });
+    page.api('admin').tokens.set(sessionOf('Admin'), { scope: 'admin' });
+    page.api('customer').tokens.set(sessionOf('Launched'), { scope: 'customer' });
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(location()).toBe('/a/sign-in'));
     expect(page.api('customer').tokens.get()).toBeNull();
