@@ -10,9 +10,12 @@ import { useSignOut } from './use-sign-out.ts';
  */
 export const consumerIdleTimeout = { idleMs: 15 * 60_000, warningMs: 60_000 } as const;
 
-/** `STAFF_IDLE_MINUTES` as the server put it in the page (DESIGN.md section 4), by default 30. */
+/** The server's default `STAFF_IDLE_MINUTES` (DESIGN.md section 4), for a page that names none. */
+const defaultStaffIdleMinutes = 30;
+
+/** `STAFF_IDLE_MINUTES` as the server put it in the page. */
 export function staffIdleMs(config: Pick<AppConfig, 'staffIdleMinutes'>): number {
-  return (config.staffIdleMinutes ?? 30) * 60_000;
+  return (config.staffIdleMinutes ?? defaultStaffIdleMinutes) * 60_000;
 }
 
 const activityEvents = ['pointerdown', 'keydown', 'scroll', 'touchstart'] as const;
