@@ -29,6 +29,10 @@ export interface Config {
   dashDomainMarkers: string[];
   accessTokenMinutes: number;
   refreshTokenMinutes: number;
+  /** Absolute age of every session: no refresh renews it past this, no call accepts it after. */
+  sessionMaxMinutes: number;
+  /** Staff and admin pages sign out after this long without activity. */
+  staffIdleMinutes: number;
   /** Where the built web app lives (apps/web/dist). */
   webDistDir: string;
   logLevel: string;
@@ -129,6 +133,8 @@ const environmentSchema = z.object({
   DASH_DOMAIN_MARKERS: z.preprocess(blankToUndefined, markerList.default(['dash'])),
   ACCESS_TOKEN_MINUTES: z.preprocess(blankToUndefined, positiveInt.default(15)),
   REFRESH_TOKEN_MINUTES: z.preprocess(blankToUndefined, positiveInt.default(60)),
+  SESSION_MAX_MINUTES: z.preprocess(blankToUndefined, positiveInt.default(720)),
+  STAFF_IDLE_MINUTES: z.preprocess(blankToUndefined, positiveInt.default(30)),
   WEB_DIST_DIR: z.preprocess(blankToUndefined, z.string().default(defaultWebDist)),
   LOG_LEVEL: z.preprocess(
     blankToUndefined,
@@ -187,6 +193,8 @@ export function loadConfig(
     dashDomainMarkers: e.DASH_DOMAIN_MARKERS,
     accessTokenMinutes: e.ACCESS_TOKEN_MINUTES,
     refreshTokenMinutes: e.REFRESH_TOKEN_MINUTES,
+    sessionMaxMinutes: e.SESSION_MAX_MINUTES,
+    staffIdleMinutes: e.STAFF_IDLE_MINUTES,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     logLevel: e.LOG_LEVEL,
     clock,

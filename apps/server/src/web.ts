@@ -14,6 +14,7 @@ export function appConfigOf(config: Config): AppConfig {
     port: config.publicPort,
     adminDomainMarkers: config.adminDomainMarkers,
     dashDomainMarkers: config.dashDomainMarkers,
+    staffIdleMinutes: config.staffIdleMinutes,
   });
 }
 

@@ -41,6 +41,8 @@ describe('configuration from the environment', () => {
     ['RATE_LIMIT_FAILURES', '0'],
     ['ACCESS_TOKEN_MINUTES', '-5'],
     ['REFRESH_TOKEN_MINUTES', '1.5'],
+    ['SESSION_MAX_MINUTES', '0'],
+    ['STAFF_IDLE_MINUTES', 'half an hour'],
     ['KBA_PEPPER', 'short'],
     ['AUTH_SIGNING_KEY', 'not a key'],
     ['ADMIN_DOMAIN_MARKERS', ' , '],

@@ -481,13 +481,13 @@ describe(`consumer sign-in (${databaseLabel})`, () => {
       expect(rows.map((row) => row.attempts)).toEqual([5]);
     });
 
-    it('refuses a code older than 10 minutes', async () => {
+    it('refuses a code older than 10 minutes: the pending session has ended with it', async () => {
       const consumer = await createConsumer(server);
       const pending = await pendingSession(consumer);
       const code = await lastCodeFor(consumer.email ?? '');
       server.clock.advanceMinutes(10);
       expect((await call(server.baseUrl, 'POST', mfaPath(code), { token: pending.accessToken })).status).toBe(
-        409,
+        401,
       );
     });
 

@@ -110,6 +110,7 @@ describe(`HTTP basics: documents, errors, headers, the web app (${databaseLabel}
         port: '8080',
         adminDomainMarkers: ['admin'],
         dashDomainMarkers: ['dash'],
+        staffIdleMinutes: 30,
       });
     }
   });

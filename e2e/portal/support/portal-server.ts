@@ -66,6 +66,9 @@ export interface LinkFixture {
 
 let sequence = 0;
 
+/** The staff pages' idle time on this server. */
+export const staffIdleMinutes = 90;
+
 /**
  * The real server (apps/server) in the test worker, on its own port and database, sending mail to a
  * real local SMTP server the tests read. Unlike the suite's shared server it lets a test create its
@@ -86,6 +89,8 @@ export async function startPortalServer() {
       SMTP_URL: smtp.url,
       MAIL_FROM: 'portal-e2e@example.com',
       RATE_LIMIT_FAILURES: '100000',
+      // Longer than a refresh token lives, so a spec that lets the token expire sees that ending.
+      STAFF_IDLE_MINUTES: String(staffIdleMinutes),
       LOG_LEVEL: 'silent',
     },
     clock,

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { defaultMailingName, issueLinks, revokeMailing } from '../services/mailings.ts';
 import { forgetIdentityTokens } from '../services/read-cache.ts';
+import { endingDepsOf, recordEndings } from '../services/session-endings.ts';
 import { tenantBySubdomain } from '../services/tenants.ts';
 import { openInputFile } from './files.ts';
 import { type OperatorCommand, requiredOption, writeLine } from './operator-command.ts';
@@ -65,6 +66,8 @@ const linksRevoke: OperatorCommand = {
       tenantId,
       detail: { mailing, revoked },
     });
+    // Every call already refuses the links' sessions; this records each ending with its cause.
+    await recordEndings(endingDepsOf(ctx), { mailing });
     writeLine(ctx.stdout, `Revoked ${revoked} tokens of mailing ${mailing}.`);
   },
 };

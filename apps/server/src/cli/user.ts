@@ -1,4 +1,5 @@
 import type { StaffKind } from '../db/schema.ts';
+import { endingDepsOf, recordEndings } from '../services/session-endings.ts';
 import {
   createStaffUser,
   disableStaffUser,
@@ -84,7 +85,20 @@ export const userCommands: OperatorCommand[] = [
   accountCommand(
     'disable',
     'Disable a user: sign-in is refused and open sessions end.',
-    (ctx, kind, username) => disableStaffUser(ctx.db, ctx.clock, kind, username),
+    async (ctx, kind, username) => {
+      const { id, endedSessionIds } = await disableStaffUser(ctx.db, ctx.clock, kind, username);
+      await ctx.audit.recordMany(
+        endedSessionIds.map((sessionId) => ({
+          event: `${kind}.session.end`,
+          outcome: 'revoked' as const,
+          actor: ctx.actor,
+          detail: { sessionId, cause: 'user-disabled', userId: id },
+        })),
+      );
+      // The sessions the user launched end with theirs.
+      await recordEndings(endingDepsOf(ctx), { sessionIds: endedSessionIds });
+      return id;
+    },
     'disabled; its open sessions have ended',
   ),
   accountCommand(

@@ -115,6 +115,8 @@ export const sessions = pgTable('sessions', {
   hasRestrictedAccess: boolean('has_restricted_access').notNull(),
   roleId: integer('role_id'),
   launchedByAdminId: bigint('launched_by_admin_id', { mode: 'number' }),
+  /** The admin session that launched this one: this one lives only while that one does (migration 0900). */
+  launchedBySessionId: uuid('launched_by_session_id'),
   createdAt: at('created_at').notNull().defaultNow(),
   revokedAt: at('revoked_at'),
   revokedReason: text('revoked_reason'),
@@ -148,6 +150,8 @@ export const launchTokens = pgTable('launch_tokens', {
     .notNull()
     .references(() => tenants.id),
   kind: text('kind').$type<LaunchKind>().notNull(),
+  /** The admin session that made the token: the token is void once that session has ended. */
+  adminSessionId: uuid('admin_session_id'),
   createdAt: at('created_at').notNull().defaultNow(),
   expiresAt: at('expires_at').notNull(),
   usedAt: at('used_at'),

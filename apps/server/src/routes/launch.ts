@@ -31,10 +31,11 @@ export function launchRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           },
         },
         async (request) => {
-          const { staffUserId } = principalOf(request);
+          const { staffUserId, sessionId } = principalOf(request);
           if (staffUserId === null) throw notAuthorized();
           const token = await createLaunchToken(ctx, {
             adminId: staffUserId,
+            adminSessionId: sessionId,
             customerId: request.params.customerId,
             kind,
             ip: request.ip,

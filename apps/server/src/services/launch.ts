@@ -1,8 +1,10 @@
 import type { AuthTokenResult } from '@entry/domain';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { type LaunchKind, launchTokens, tenants } from '../db/schema.ts';
+import { type LaunchKind, launchTokens, staffUsers, tenants } from '../db/schema.ts';
+import { executeRows } from '../db/sql.ts';
 import { ApiError, apiMessages, notFound } from '../errors.ts';
+import { endingCause, endingInstants } from './session-endings.ts';
 import { hashToken, randomToken } from './sessions.ts';
 import { staffRoleIds } from './staff-roles.ts';
 
@@ -16,7 +18,7 @@ export const launchMessages = {
 /** An admin opens a customer's portal (or its dash billing): a single-use token valid 60 s. */
 export async function createLaunchToken(
   ctx: AppContext,
-  input: { adminId: number; customerId: number; kind: LaunchKind; ip: string },
+  input: { adminId: number; adminSessionId: string; customerId: number; kind: LaunchKind; ip: string },
 ): Promise<string> {
   const [tenant] = await ctx.db
     .select({ id: tenants.id })
@@ -28,6 +30,7 @@ export async function createLaunchToken(
   await ctx.db.insert(launchTokens).values({
     hash: hashToken(token),
     adminId: input.adminId,
+    adminSessionId: input.adminSessionId,
     tenantId: tenant.id,
     kind: input.kind,
     createdAt: now,
@@ -43,6 +46,50 @@ export async function createLaunchToken(
   return token;
 }
 
+/** The claimed token's row, as the claim returns it. */
+interface ClaimedLaunch {
+  admin_id: string;
+  tenant_id: number;
+  kind: LaunchKind;
+  admin_session_id: string;
+}
+
+/**
+ * Claims an unused, unexpired launch token whose admin session is live and whose admin is enabled:
+ * a token dies with the admin session that made it (decision record 019). Only one request can
+ * claim the token, even when several arrive at once.
+ */
+function claimLaunchToken(ctx: AppContext, hash: string, now: Date) {
+  const instants = endingInstants(now, ctx.config.sessionMaxMinutes);
+  return executeRows<ClaimedLaunch>(
+    ctx.db,
+    sql`WITH i AS (
+        SELECT ${instants.now.toISOString()}::timestamptz AS now,
+          ${instants.startedAfter.toISOString()}::timestamptz AS started_after,
+          ${instants.pendingStartedAfter.toISOString()}::timestamptz AS pending_started_after
+      )
+      UPDATE launch_tokens SET used_at = (SELECT now FROM i)
+      WHERE hash = ${hash} AND used_at IS NULL AND expires_at > (SELECT now FROM i)
+        AND EXISTS (
+          SELECT 1 FROM sessions s CROSS JOIN i JOIN staff_users u ON u.id = s.staff_user_id
+          WHERE s.id = launch_tokens.admin_session_id AND s.revoked_at IS NULL AND NOT u.disabled
+            AND (${sql.raw(endingCause('i.now', 'i.started_after', 'i.pending_started_after'))}) IS NULL
+        )
+      RETURNING admin_id::text AS admin_id, tenant_id, kind, admin_session_id::text AS admin_session_id`,
+  );
+}
+
+/** Why a launch token found could not be claimed, for the audit row. */
+async function refusalOf(ctx: AppContext, found: typeof launchTokens.$inferSelect, now: Date) {
+  if (found.usedAt !== null) return 'used';
+  if (found.expiresAt.getTime() <= now.getTime()) return 'expired';
+  const [admin] = await ctx.db
+    .select({ disabled: staffUsers.disabled })
+    .from(staffUsers)
+    .where(eq(staffUsers.id, found.adminId));
+  return admin?.disabled === false ? 'launching-session-ended' : 'admin-disabled';
+}
+
 /** Exchanges a launch token for a customer session that records the admin who launched it. */
 export async function signInWithLaunchToken(
   ctx: AppContext,
@@ -53,12 +100,7 @@ export async function signInWithLaunchToken(
   const now = ctx.clock.now();
   const [found] = await ctx.db.select().from(launchTokens).where(eq(launchTokens.hash, hash));
   if (found === undefined) throw notFound(launchMessages.tokenNotFound);
-  // Only one request can claim the token, even when several arrive at once.
-  const [claimed] = await ctx.db
-    .update(launchTokens)
-    .set({ usedAt: now })
-    .where(and(eq(launchTokens.hash, hash), isNull(launchTokens.usedAt), gt(launchTokens.expiresAt, now)))
-    .returning();
+  const [claimed] = await claimLaunchToken(ctx, hash, now);
   if (claimed === undefined) {
     await ctx.audit.record({
       event: 'customer.sign-in.launch',
@@ -66,25 +108,31 @@ export async function signInWithLaunchToken(
       actor: `admin:${found.adminId}`,
       tenantId: found.tenantId,
       ip,
-      detail: { reason: found.usedAt === null ? 'expired' : 'used' },
+      detail: { reason: await refusalOf(ctx, found, now) },
     });
     throw new ApiError(400, 'InvalidState', apiMessages.invalidLaunchToken);
   }
+  const adminId = Number(claimed.admin_id);
   const result = await ctx.sessions.createSession({
     scope: 'customer',
-    tenantId: claimed.tenantId,
+    tenantId: claimed.tenant_id,
     accessType: 'Launched',
     hasRestrictedAccess: false,
     roleId: staffRoleIds.customer,
-    launchedByAdminId: claimed.adminId,
+    launchedByAdminId: adminId,
+    launchedBySessionId: claimed.admin_session_id,
   });
   await ctx.audit.record({
     event: 'customer.sign-in.launch',
     outcome: 'success',
-    actor: `admin:${claimed.adminId}`,
-    tenantId: claimed.tenantId,
+    actor: `admin:${adminId}`,
+    tenantId: claimed.tenant_id,
     ip,
-    detail: { sessionId: result.sessionGuid, kind: claimed.kind },
+    detail: {
+      sessionId: result.sessionGuid,
+      kind: claimed.kind,
+      launchedBySessionId: claimed.admin_session_id,
+    },
   });
   return result;
 }

@@ -1,6 +1,6 @@
 import { createHash, type KeyObject, randomFillSync, randomUUID, sign } from 'node:crypto';
 import type { AccessType, AuthTokenResult } from '@entry/domain';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
 import '@fastify/cookie';
@@ -18,6 +18,7 @@ import {
 import { notAuthorized, notPermitted } from '../errors.ts';
 import type { AuditLog } from './audit.ts';
 import type { SigningKeys } from './keys.ts';
+import { endingCause, endingInstants, recordEndings } from './session-endings.ts';
 
 /** A rotated refresh token presented again this soon gets a sibling pair (tabs refreshing together). */
 export const refreshGraceMs = 10_000;
@@ -37,6 +38,8 @@ export interface NewSession {
   roleId: number | null;
   /** The admin who launched this customer session (accessType `Launched`). */
   launchedByAdminId?: number | null;
+  /** The admin session it was launched from: this session lives only while that one does. */
+  launchedBySessionId?: string | null;
 }
 
 /** Who a verified, unrevoked access token belongs to; set on the request by `requireSession`. */
@@ -195,18 +198,18 @@ export function principalOf(request: FastifyRequest): SessionPrincipal {
 
 type SessionRow = typeof sessions.$inferSelect;
 
-function toPrincipal(row: SessionRow): SessionPrincipal {
+function toPrincipal(row: SessionColumnsRow): SessionPrincipal {
   return {
     sessionId: row.id,
     scope: row.scope,
-    tenantId: row.tenantId,
-    staffUserId: row.staffUserId,
-    consumerId: row.consumerId,
-    identityTokenGuid: row.identityTokenGuid,
-    accessType: row.accessType,
-    hasRestrictedAccess: row.hasRestrictedAccess,
-    roleId: row.roleId,
-    launchedByAdminId: row.launchedByAdminId,
+    tenantId: row.tenant_id,
+    staffUserId: idOf(row.staff_user_id),
+    consumerId: idOf(row.consumer_id),
+    identityTokenGuid: row.identity_token_guid,
+    accessType: row.access_type,
+    hasRestrictedAccess: row.has_restricted_access,
+    roleId: row.role_id,
+    launchedByAdminId: idOf(row.launched_by_admin_id),
   };
 }
 
@@ -232,13 +235,18 @@ interface SessionViewRow {
   launched_by_name: string | null;
 }
 
-/** The columns of a session `s` and the names joined by `sessionNameJoins`, read with the write that needs them. */
-const sessionViewColumns =
+/** A session's own columns in `SessionViewRow`. */
+type SessionColumnsRow = Omit<SessionViewRow, keyof SessionNamesRow>;
+type SessionNamesRow = Pick<SessionViewRow, 'consumer_name' | 'staff_name' | 'launched_by_name'>;
+
+/** The columns of a session `s`, as `SessionColumnsRow`. */
+const sessionColumnsText =
   's.id::text AS id, s.scope, s.tenant_id, s.staff_user_id::text AS staff_user_id, ' +
   's.consumer_id::text AS consumer_id, s.identity_token_guid::text AS identity_token_guid, ' +
   's.access_type, s.has_restricted_access, s.role_id, ' +
-  's.launched_by_admin_id::text AS launched_by_admin_id, c.name AS consumer_name, ' +
-  'u.display_name AS staff_name, l.display_name AS launched_by_name';
+  's.launched_by_admin_id::text AS launched_by_admin_id';
+/** The columns of a session `s` and the names joined by `sessionNameJoins`, read with the write that needs them. */
+const sessionViewColumns = `${sessionColumnsText}, c.name AS consumer_name, u.display_name AS staff_name, l.display_name AS launched_by_name`;
 const sessionNameJoins =
   'LEFT JOIN consumers c ON c.id = s.consumer_id ' +
   'LEFT JOIN staff_users u ON u.id = s.staff_user_id ' +
@@ -250,7 +258,8 @@ const sessionNameJoins =
  * running it. These are one caller's clauses, their names ending in `index`, so that the
  * rotations of one turn share a statement (decision record 018). $1 the start of the grace
  * period, $2 now, $3 the scope, $4 the token's hash, $5 the successor's hash, $6 the successor's
- * expiry.
+ * expiry, $7 and $8 the starts before which a session and a pending session have ended. A session
+ * waiting for its second factor is never renewed.
  *
  * The token's state comes from the statement's snapshot; the rotating UPDATE re-checks
  * `rotated_at IS NULL` on the row as committed, so of racing callers exactly one wins the rotation
@@ -263,7 +272,8 @@ const refreshClauses = (index: number) =>
     SELECT t.session_id,
       t.rotated_at IS NULL AS unrotated,
       t.rotated_at >= $1::timestamptz AS in_grace,
-      t.expires_at > $2::timestamptz AND s.revoked_at IS NULL AND s.scope = $3 AS usable
+      t.expires_at > $2::timestamptz AND s.revoked_at IS NULL AND s.scope = $3
+        AND NOT s.has_restricted_access AND (${endingCause('$2', '$7', '$8')}) IS NULL AS usable
     FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
     WHERE t.hash = $4::text
   ),
@@ -302,11 +312,21 @@ const upgradeStatement = statement(
   SELECT ${sessionViewColumns} FROM s ${sessionNameJoins}`,
 );
 
+/**
+ * A session an authenticated call may use: not revoked, and its grounds holding. $1 the session,
+ * $2 now, $3 and $4 the starts before which a session and a pending session have ended.
+ */
+const liveSessionStatement = statement(
+  `SELECT ${sessionColumnsText} FROM sessions s
+  WHERE s.id = $1::uuid AND s.revoked_at IS NULL AND (${endingCause('$2', '$3', '$4')}) IS NULL`,
+);
+
 /** A new session's row and its first refresh token's, for the statement that writes them. */
 const sessionInsertText =
   'INSERT INTO sessions (id, scope, tenant_id, staff_user_id, consumer_id, identity_token_guid, access_type, ' +
-  'has_restricted_access, role_id, launched_by_admin_id, created_at) VALUES ($1::uuid, $2::text, $3::integer, ' +
-  '$4::bigint, $5::bigint, $6::uuid, $7::text, $8::boolean, $9::integer, $10::bigint, $11::timestamptz)';
+  'has_restricted_access, role_id, launched_by_admin_id, created_at, launched_by_session_id) VALUES ($1::uuid, ' +
+  '$2::text, $3::integer, $4::bigint, $5::bigint, $6::uuid, $7::text, $8::boolean, $9::integer, $10::bigint, ' +
+  '$11::timestamptz, $12::uuid)';
 const refreshTokenInsertText =
   'INSERT INTO refresh_tokens (hash, session_id, created_at, expires_at) ' +
   'VALUES ($1::text, $2::uuid, $3::timestamptz, $4::timestamptz)';
@@ -383,7 +403,10 @@ interface RefreshRow extends SessionViewRow {
 
 export function createSessionService(deps: {
   db: Database;
-  config: Pick<Config, 'accessTokenMinutes' | 'refreshTokenMinutes' | 'publicScheme' | 'clock'>;
+  config: Pick<
+    Config,
+    'accessTokenMinutes' | 'refreshTokenMinutes' | 'sessionMaxMinutes' | 'publicScheme' | 'clock'
+  >;
   keys: SigningKeys;
   audit: AuditLog;
 }): SessionService {
@@ -434,11 +457,13 @@ export function createSessionService(deps: {
 
   const refreshExpiry = (now: Date) => new Date(now.getTime() + config.refreshTokenMinutes * 60_000);
 
+  /** Ends the session, and with it the sessions it launched (recorded with their cause). */
   async function revokeSession(sessionId: string, reason: string): Promise<void> {
     await db
       .update(sessions)
       .set({ revokedAt: clock.now(), revokedReason: reason })
       .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+    await recordEndings(endingDeps, { sessionIds: [sessionId] });
   }
 
   async function verifyAccessToken(token: string, allowExpired: boolean): Promise<AccessClaims | undefined> {
@@ -460,15 +485,17 @@ export function createSessionService(deps: {
     }
   }
 
-  // Read on every authenticated call: built once, and prepared once per connection on PostgreSQL.
-  const liveSessionQuery = db
-    .select()
-    .from(sessions)
-    .where(and(eq(sessions.id, sql.placeholder('sessionId')), isNull(sessions.revokedAt)))
-    .prepare('entry_live_session');
+  const endingDeps = { db, clock, audit, sessionMaxMinutes: config.sessionMaxMinutes };
 
-  async function liveSession(sessionId: string): Promise<SessionRow | undefined> {
-    const [row] = await liveSessionQuery.execute({ sessionId });
+  // Read on every authenticated call, as a named statement prepared once per connection.
+  async function liveSession(sessionId: string): Promise<SessionColumnsRow | undefined> {
+    const { now, startedAfter, pendingStartedAfter } = endingInstants(clock.now(), config.sessionMaxMinutes);
+    const [row] = await executeStatement<SessionColumnsRow>(db, liveSessionStatement, [
+      sessionId,
+      now.toISOString(),
+      startedAfter.toISOString(),
+      pendingStartedAfter.toISOString(),
+    ]);
     return row;
   }
 
@@ -495,9 +522,7 @@ export function createSessionService(deps: {
       // in the same round trip. The main query cannot see the new session row (one snapshot), so
       // the names are looked up by the ids just written. Named after its text: one prepared
       // statement per set of `alongside` writes.
-      const [read] = await executePart<
-        Pick<SessionViewRow, 'consumer_name' | 'staff_name' | 'launched_by_name'>
-      >(
+      const [read] = await executePart<SessionNamesRow>(
         db,
         withWrites(writes, {
           text: namesText,
@@ -541,6 +566,7 @@ export function createSessionService(deps: {
             row.roleId,
             row.launchedByAdminId,
             createdAt,
+            input.launchedBySessionId ?? null,
           ],
         },
         {
@@ -576,6 +602,7 @@ export function createSessionService(deps: {
       const at = now.toISOString();
       const successor = randomToken();
       const successorHash = hashToken(successor);
+      const { startedAfter, pendingStartedAfter } = endingInstants(now, config.sessionMaxMinutes);
       const row = await rotate({
         hash,
         values: [
@@ -585,9 +612,15 @@ export function createSessionService(deps: {
           hash,
           successorHash,
           refreshExpiry(now).toISOString(),
+          startedAfter.toISOString(),
+          pendingStartedAfter.toISOString(),
         ],
       });
-      if (row === undefined || !row.usable) throw notAuthorized();
+      if (row === undefined) throw notAuthorized();
+      if (!row.usable) {
+        await recordEndings(endingDeps, { sessionIds: [row.id] }, ip);
+        throw notAuthorized();
+      }
       const view = toView(row);
       if (row.issued) return pairFor(view, successor);
       await revokeSession(view.id, 'refresh-token-reuse');
@@ -627,7 +660,10 @@ export function createSessionService(deps: {
       if (claims === undefined) throw notAuthorized();
       // Revocation must hold on every instance at once, so the session row is read on each call.
       const row = await liveSession(claims.sid);
-      if (row === undefined) throw notAuthorized();
+      if (row === undefined) {
+        await recordEndings(endingDeps, { sessionIds: [claims.sid] }, request.ip);
+        throw notAuthorized();
+      }
       if (claims.scope !== scope || row.scope !== scope) throw notPermitted();
       if (claims.hasRestrictedAccess && !options.allowRestricted) throw notPermitted();
       return {

@@ -129,22 +129,23 @@ async function findStaffUser(db: Database, kind: StaffKind, username: string): P
   return row;
 }
 
-/** Disables the account and ends its open sessions; returns the user's id. */
+/** Disables the account and ends its open sessions; returns the user's id and the sessions it ended. */
 export async function disableStaffUser(
   db: Database,
   clock: Clock,
   kind: StaffKind,
   username: string,
-): Promise<number> {
+): Promise<{ id: number; endedSessionIds: string[] }> {
   const { id } = await findStaffUser(db, kind, username);
-  await db.transaction(async (tx) => {
+  const ended = await db.transaction(async (tx) => {
     await tx.update(staffUsers).set({ disabled: true }).where(eq(staffUsers.id, id));
-    await tx
+    return tx
       .update(sessions)
       .set({ revokedAt: clock.now(), revokedReason: 'user-disabled' })
-      .where(and(eq(sessions.staffUserId, id), isNull(sessions.revokedAt)));
+      .where(and(eq(sessions.staffUserId, id), isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id });
   });
-  return id;
+  return { id, endedSessionIds: ended.map((session) => session.id) };
 }
 
 export async function enableStaffUser(db: Database, kind: StaffKind, username: string): Promise<number> {

@@ -18,6 +18,9 @@ describe('parseAppConfig', () => {
     ['a numeric port', { ...valid, port: 8080 }],
     ['markers that are not strings', { ...valid, adminDomainMarkers: [1] }],
     ['a missing domain', { ...valid, domain: undefined }],
+    ['a staff idle time', { ...valid, staffIdleMinutes: 30 }],
+    ['a staff idle time of zero', { ...valid, staffIdleMinutes: 0 }],
+    ['a staff idle time in fractions', { ...valid, staffIdleMinutes: 1.5 }],
     ['null', null],
   ])('agrees with the domain schema on %s', (_name, value) => {
     const schemaAccepts = appConfigSchema.safeParse(value).success;

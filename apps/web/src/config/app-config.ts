@@ -7,6 +7,10 @@ function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
+function isPositiveWholeNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0;
+}
+
 /**
  * Checks the shape of `appConfigSchema` (packages/domain) by hand: the entry chunk cannot carry a
  * schema library within its budget (DESIGN.md section 8). The server validates with the schema
@@ -14,7 +18,10 @@ function isStringArray(value: unknown): value is string[] {
  */
 export function parseAppConfig(value: unknown): AppConfig {
   if (typeof value === 'object' && value !== null) {
-    const { domain, scheme, port, adminDomainMarkers, dashDomainMarkers } = value as Record<string, unknown>;
+    const { domain, scheme, port, adminDomainMarkers, dashDomainMarkers, staffIdleMinutes } = value as Record<
+      string,
+      unknown
+    >;
     if (
       typeof domain === 'string' &&
       (scheme === 'http' || scheme === 'https') &&
@@ -22,7 +29,9 @@ export function parseAppConfig(value: unknown): AppConfig {
       isStringArray(adminDomainMarkers) &&
       isStringArray(dashDomainMarkers)
     ) {
-      return { domain, scheme, port, adminDomainMarkers, dashDomainMarkers };
+      const config: AppConfig = { domain, scheme, port, adminDomainMarkers, dashDomainMarkers };
+      if (staffIdleMinutes === undefined) return config;
+      if (isPositiveWholeNumber(staffIdleMinutes)) return { ...config, staffIdleMinutes };
     }
   }
   throw new Error('The app configuration in the page is malformed.');

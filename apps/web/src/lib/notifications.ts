@@ -3,7 +3,8 @@ import { snackBar } from '@entry/domain';
 export interface Notification {
   id: number;
   text: string;
-  durationMs: number;
+  /** How long it shows; `untilActivity`: until the person next presses a key or the pointer. */
+  durationMs: number | 'untilActivity';
 }
 
 type Listener = (notification: Notification) => void;
@@ -15,7 +16,7 @@ let nextId = 1;
  * Shows a message in the snack-bar. Plain functions rather than React state, so the API client's
  * hooks can call it from outside any component.
  */
-export function notify(text: string, durationMs: number = snackBar.durationMs): void {
+export function notify(text: string, durationMs: Notification['durationMs'] = snackBar.durationMs): void {
   const notification = { id: nextId++, text, durationMs };
   for (const listener of listeners) listener(notification);
 }

@@ -173,5 +173,7 @@ export const appConfigSchema = z.object({
   port: z.string(),
   adminDomainMarkers: z.array(z.string()),
   dashDomainMarkers: z.array(z.string()),
+  /** `STAFF_IDLE_MINUTES`: admin and customer pages sign out after this long without activity. */
+  staffIdleMinutes: z.number().int().positive().optional(),
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;

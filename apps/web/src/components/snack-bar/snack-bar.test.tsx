@@ -24,4 +24,20 @@ describe('SnackBar', () => {
     act(() => vi.advanceTimersByTime(3000));
     expect(region.textContent).toBe('');
   });
+
+  it('keeps a message meant to stay until the person next acts, then shows the next one', () => {
+    vi.useFakeTimers();
+    render(<SnackBar />);
+    const region = screen.getByRole('status');
+    act(() => {
+      notify('You were signed out because there was no activity for a while.', 'untilActivity');
+      notify('Second message');
+    });
+    act(() => vi.advanceTimersByTime(60 * 60_000));
+    expect(region.textContent).toBe('You were signed out because there was no activity for a while.');
+    act(() => {
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab' }));
+    });
+    expect(region.textContent).toBe('Second message');
+  });
 });

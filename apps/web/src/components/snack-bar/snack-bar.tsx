@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { type Notification, subscribeToNotifications } from '../../lib/notifications.ts';
 
+const activityEvents = ['pointerdown', 'keydown'] as const;
+
 /**
  * Shows the messages of `notify()` one at a time at the top of the page, each for its duration.
  * The live region stays in the page, so screen readers announce every message put into it.
@@ -13,7 +15,14 @@ export function SnackBar() {
 
   useEffect(() => {
     if (current === undefined) return;
-    const timer = window.setTimeout(() => setQueue((q) => q.slice(1)), current.durationMs);
+    const next = () => setQueue((q) => q.slice(1));
+    if (current.durationMs === 'untilActivity') {
+      for (const event of activityEvents) window.addEventListener(event, next, { once: true });
+      return () => {
+        for (const event of activityEvents) window.removeEventListener(event, next);
+      };
+    }
+    const timer = window.setTimeout(next, current.durationMs);
     return () => window.clearTimeout(timer);
   }, [current]);
 

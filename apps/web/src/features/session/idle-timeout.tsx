@@ -1,4 +1,4 @@
-import { type Scope, storageKeys } from '@entry/domain';
+import { type AppConfig, type Scope, storageKeys } from '@entry/domain';
 import { useEffect, useId, useRef, useState } from 'react';
 import { usePortalServices } from './portal-api.ts';
 import { sessionMessages } from './session-messages.ts';
@@ -10,14 +10,23 @@ import { useSignOut } from './use-sign-out.ts';
  */
 export const consumerIdleTimeout = { idleMs: 15 * 60_000, warningMs: 60_000 } as const;
 
+/** The server's default `STAFF_IDLE_MINUTES` (DESIGN.md section 4), for a page that names none. */
+const defaultStaffIdleMinutes = 30;
+
+/** `STAFF_IDLE_MINUTES` as the server put it in the page. */
+export function staffIdleMs(config: Pick<AppConfig, 'staffIdleMinutes'>): number {
+  return (config.staffIdleMinutes ?? defaultStaffIdleMinutes) * 60_000;
+}
+
 const activityEvents = ['pointerdown', 'keydown', 'scroll', 'touchstart'] as const;
 /** Activity moves the deadline at most this often; storage is not written on every key press. */
 const activityThrottleMs = 1000;
 const tickMs = 1000;
 
 /**
- * Signs the person out after a period without activity, with a warning dialog first. The deadline
- * lives under `idle-expired-time` in session storage (spec section 3), so a reload keeps it.
+ * Signs the person out after a period without activity, with a warning dialog first: an
+ * alertdialog that takes the focus, so screen readers read its title and text. The deadline lives
+ * under `idle-expired-time` in session storage (spec section 3), so a reload keeps it.
  */
 export function IdleTimeout({
   scope,
@@ -29,13 +38,14 @@ export function IdleTimeout({
   warningMs?: number;
 }) {
   const { storage } = usePortalServices();
-  const { signOut } = useSignOut(scope, sessionMessages.idleSignedOut);
+  const { signOut: signOutIdle } = useSignOut(scope, 'idle');
+  const { signOut } = useSignOut(scope);
   const [secondsLeft, setSecondsLeft] = useState<number | null>(null);
   const warningShown = secondsLeft !== null;
   const warningShownRef = useRef(false);
   warningShownRef.current = warningShown;
-  const signOutRef = useRef(signOut);
-  signOutRef.current = signOut;
+  const signOutRef = useRef(signOutIdle);
+  signOutRef.current = signOutIdle;
   const dialogRef = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const textId = useId();

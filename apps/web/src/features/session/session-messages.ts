@@ -4,7 +4,7 @@ export const sessionMessages = {
   idleSignedOut: 'You were signed out because there was no activity for a while.',
   idleWarningTitle: 'Are you still there?',
   idleWarning: (seconds: number) =>
-    `For your security you will be signed out in ${seconds} ${seconds === 1 ? 'second' : 'seconds'} unless you continue.`,
+    `You will be signed out in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`,
   stay: 'Stay signed in',
   signOut: 'Sign out',
 } as const;

@@ -1,30 +1,40 @@
 import type { Scope } from '@entry/domain';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { paths } from '../../config/paths.ts';
 import { notify } from '../../lib/notifications.ts';
 import { usePortalServices } from './portal-api.ts';
 import { scopeStartPath } from './scope-start.ts';
 import { sessionMessages } from './session-messages.ts';
 
+/** Who ends the session: the person, or the idle timeout (whose reason stays until the person acts). */
+export type SignOutCause = 'person' | 'idle';
+
 /**
  * Signing out: the server ends the session, the token and the session keys leave storage (even
  * when the call fails, so a person on a lost connection is still signed out here), and the person
- * returns to the scope's start.
+ * returns to the scope's start. A launched customer portal returns the admin to the admin portal;
+ * an admin's sign-out ends the customer portal they launched in this tab too (the server ends it).
  */
-export function useSignOut(scope: Scope, message: string = sessionMessages.signedOut) {
+export function useSignOut(scope: Scope, cause: SignOutCause = 'person') {
   const { api } = usePortalServices();
   const navigate = useNavigate();
   const [signingOut, setSigningOut] = useState(false);
 
   async function signOut() {
     setSigningOut(true);
+    const launched = scope === 'customer' && api(scope).tokens.get()?.accessType === 'Launched';
     try {
       await api(scope).auth.signOut();
     } catch {
       // The client has already forgotten the session; the server's refresh token expires on its own.
     }
-    notify(message);
-    navigate(scopeStartPath(scope), { replace: true });
+    if (scope === 'admin' && api('customer').tokens.get()?.accessType === 'Launched') {
+      api('customer').tokens.remove();
+    }
+    if (cause === 'idle') notify(sessionMessages.idleSignedOut, 'untilActivity');
+    else notify(sessionMessages.signedOut);
+    navigate(launched ? paths.adminPortal.home.href() : scopeStartPath(scope), { replace: true });
   }
 
   return { signOut, signingOut };

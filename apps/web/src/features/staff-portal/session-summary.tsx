@@ -1,5 +1,7 @@
 import type { Scope } from '@entry/domain';
 import { Fragment } from 'react';
+import { useAppConfig } from '../../config/app-config-context.tsx';
+import { staffIdleMs } from '../session/idle-timeout.tsx';
 import { type SessionIdentity, sessionIdentityOf } from '../session/session-identity.ts';
 import type { SessionView } from '../session/use-session.ts';
 import { useSignOut } from '../session/use-sign-out.ts';
@@ -24,6 +26,7 @@ export function SessionSummary({
   extraFacts?: readonly { term: string; value: string }[];
 }) {
   const { signOut, signingOut } = useSignOut(scope);
+  const idleMinutes = staffIdleMs(useAppConfig()) / 60_000;
   const identity = sessionIdentityOf(session.state.payload);
   const expiresAt = session.record === null ? null : new Date(session.record.expiresAt);
   return (
@@ -44,7 +47,7 @@ export function SessionSummary({
               <time dateTime={expiresAt.toISOString()} data-testid="session-ends">
                 {timeFormat.format(expiresAt)}
               </time>{' '}
-              <span className="muted">(renewed while you keep this page open)</span>
+              <span className="muted">(sooner after {idleMinutes} minutes without activity)</span>
             </dd>
           </>
         )}

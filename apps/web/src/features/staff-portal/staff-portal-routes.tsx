@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
+import { useAppConfig } from '../../config/app-config-context.tsx';
 import { paths } from '../../config/paths.ts';
+import { IdleTimeout, staffIdleMs } from '../session/idle-timeout.tsx';
 import { useSessionNavigation } from '../session/session-navigation.ts';
 import { isSignedIn, type SessionView, useSession } from '../session/use-session.ts';
 import { useSessionLifecycle } from '../session/use-session-lifecycle.ts';
@@ -32,10 +34,13 @@ export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
   useSessionLifecycle(scope);
   const pages = staffPaths(scope);
   const session = useSession(scope);
-  const start = isSignedIn(session) ? pages.home.href() : pages.signIn.href();
+  const signedIn = isSignedIn(session);
+  const start = signedIn ? pages.home.href() : pages.signIn.href();
+  const idleMs = staffIdleMs(useAppConfig());
   return (
     <>
       {scope === 'customer' && <LaunchBanner />}
+      {signedIn && <IdleTimeout scope={scope} idleMs={idleMs} />}
       <Routes>
         <Route index element={<Navigate to={start} replace />} />
         <Route path={pages.signIn.pattern} element={<SignInPage scope={scope} />} />
