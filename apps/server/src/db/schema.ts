@@ -115,7 +115,7 @@ export const sessions = pgTable('sessions', {
   hasRestrictedAccess: boolean('has_restricted_access').notNull(),
   roleId: integer('role_id'),
   launchedByAdminId: bigint('launched_by_admin_id', { mode: 'number' }),
-  /** The admin session that launched this one: this one lives only while that one does (migration 0900). */
+  /** The admin session that launched this one: this one lives only while that one does (migration 0920). */
   launchedBySessionId: uuid('launched_by_session_id'),
   createdAt: at('created_at').notNull().defaultNow(),
   revokedAt: at('revoked_at'),

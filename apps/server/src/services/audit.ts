@@ -29,6 +29,8 @@ const hourMs = 60 * 60_000;
 /** The append-only audit trail (DESIGN.md section 5): rows are only ever inserted. */
 export interface AuditLog {
   record(entry: AuditEntry): Promise<void>;
+  /** Several rows in one insert (the endings of a session's launched children, say). */
+  recordMany(entries: AuditEntry[]): Promise<void>;
   /**
    * A `consumer.link.opened` row for each opening whose link and address have none yet this hour,
    * so holding a link cannot flood the trail. The insert of the hour's mark decides, on every
@@ -59,6 +61,11 @@ export function createAuditLog(db: Database, clock: Clock): AuditLog {
   return {
     async record(entry) {
       await db.insert(auditLog).values(rowOf(entry, clock.now()));
+    },
+    async recordMany(entries) {
+      if (entries.length === 0) return;
+      const at = clock.now();
+      await db.insert(auditLog).values(entries.map((entry) => rowOf(entry, at)));
     },
     async recordLinkOpenings(openings) {
       const at = clock.now();

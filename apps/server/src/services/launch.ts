@@ -56,7 +56,7 @@ interface ClaimedLaunch {
 
 /**
  * Claims an unused, unexpired launch token whose admin session is live and whose admin is enabled:
- * a token dies with the admin session that made it (decision record 019). Only one request can
+ * a token dies with the admin session that made it (decision record 020). Only one request can
  * claim the token, even when several arrive at once.
  */
 function claimLaunchToken(ctx: AppContext, hash: string, now: Date) {

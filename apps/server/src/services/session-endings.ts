@@ -40,7 +40,7 @@ export function endingInstants(now: Date, sessionMaxMinutes: number): EndingInst
 /**
  * The cause that has ended session `s` although nobody revoked it, or NULL while its grounds hold:
  * its age, the admin session that launched it, the link it was opened with. The one rule, read by
- * every authenticated call and every refresh (decision record 019). The arguments are SQL
+ * every authenticated call and every refresh (decision record 020). The arguments are SQL
  * expressions of the three instants of `EndingInstants`.
  */
 export function endingCause(now: string, startedAfter: string, pendingStartedAfter: string): string {

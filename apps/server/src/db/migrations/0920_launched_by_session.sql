@@ -1,5 +1,5 @@
 -- A launched customer session lives only while the admin session that launched it does, and a
--- launch token only while the admin session that made it does (decision record 019): both name
+-- launch token only while the admin session that made it does (decision record 020): both name
 -- that session. Ending an admin session finds the sessions it launched through the partial index,
 -- which sessions of any other kind never enter.
 ALTER TABLE sessions ADD COLUMN launched_by_session_id uuid;
