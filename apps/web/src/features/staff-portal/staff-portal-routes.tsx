@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { paths } from '../../config/paths.ts';
-import { useSessionNavigation } from '../session/session-navigation.ts';
-import { isSignedIn, type SessionView, useSession } from '../session/use-session.ts';
-import { useSessionLifecycle } from '../session/use-session-lifecycle.ts';
+import { useSessionNavigation } from '../../lib/session/session-navigation.ts';
+import { isSignedIn, type SessionView, useSession } from '../../lib/session/use-session.ts';
+import { useSessionLifecycle } from '../../lib/session/use-session-lifecycle.ts';
 import { ChangePasswordPage } from './change-password-page.tsx';
 import { HomePage } from './home-page.tsx';
 import { LaunchBanner } from './launch-banner.tsx';
@@ -11,7 +11,7 @@ import { LaunchPage } from './launch-page.tsx';
 import { ResetPasswordPage } from './reset-password-page.tsx';
 import { SignInPage } from './sign-in-page.tsx';
 import { type StaffScope, staffPaths } from './staff-scope.ts';
-import '../session/portal.css';
+import '../../lib/session/portal.css';
 
 /** A page that needs a session: without one the person is sent to the portal's sign-in. */
 function Protected({
