@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBoundaryViolations } from './check-boundaries.ts';
 
 const fixture: Record<string, string> = {
-  'package.json': JSON.stringify({ workspaces: ['apps/server', 'apps/web', 'e2e', 'packages/domain'] }),
+  'package.json': JSON.stringify({ workspaces: ['apps/*', 'e2e', 'packages/domain'] }),
   'apps/server/package.json': JSON.stringify({
     name: '@fixture/server',
     exports: { './testing': './test/entry.ts' },

@@ -3,7 +3,7 @@
  * on how it is spelled: a feature folder of an app imports no other feature, and nothing outside
  * apps/X imports apps/X except through a package export apps/X declares. Run by `npm run lint`.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,19 +53,28 @@ function readJson(file: string): Record<string, unknown> {
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 }
 
+/** The subpaths (`.`, `./testing`) a package.json `exports` field makes public. */
+function exportedSubpaths(exportsField: unknown): string[] {
+  if (typeof exportsField === 'string') return ['.'];
+  if (typeof exportsField !== 'object' || exportsField === null) return [];
+  const keys = Object.keys(exportsField);
+  return keys.some((key) => key.startsWith('.')) ? keys : ['.'];
+}
+
 function workspacesOf(root: string): Workspace[] {
   const declared = readJson(path.join(root, 'package.json')).workspaces;
-  const directories = Array.isArray(declared) ? declared.filter((entry) => typeof entry === 'string') : [];
+  const patterns = Array.isArray(declared) ? declared.filter((entry) => typeof entry === 'string') : [];
+  const directories = patterns.flatMap((pattern) => {
+    if (!pattern.endsWith('/*')) return [path.join(root, pattern)];
+    const parent = path.join(root, pattern.slice(0, -2));
+    return existsSync(parent) ? readdirSync(parent).map((name) => path.join(parent, name)) : [];
+  });
   return directories.flatMap((directory) => {
-    const manifestPath = path.join(root, directory, 'package.json');
+    const manifestPath = path.join(directory, 'package.json');
     if (!existsSync(manifestPath)) return [];
-    const manifest = readJson(manifestPath);
-    const exportsField = manifest.exports;
-    const exports =
-      typeof exportsField === 'object' && exportsField !== null ? Object.keys(exportsField) : [];
-    return [
-      { name: String(manifest.name), directory: path.join(root, directory), exports: new Set(exports) },
-    ];
+    const { name, exports } = readJson(manifestPath);
+    if (typeof name !== 'string') return [];
+    return [{ name, directory, exports: new Set(exportedSubpaths(exports)) }];
   });
 }
 
