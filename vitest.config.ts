@@ -24,6 +24,7 @@ export default defineConfig({
       'packages/domain',
       'packages/client',
       'apps/web',
+      { test: { name: 'scripts', include: ['scripts/**/*.test.ts'] } },
       serverProject('server (PGlite)', ''),
       ...(postgresUrl === '' ? [] : [serverProject('server (PostgreSQL)', postgresUrl)]),
     ],

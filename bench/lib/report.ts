@@ -672,7 +672,7 @@ const findings = [
   '  react-hook-form and zod on the consumer pages, or the explanation rendered into the HTML as the',
   '  header is. Not done.',
   '  Then the verification and code forms dropped react-hook-form for a small hook that reads the',
-  '  named fields on submission (`apps/web/src/features/session/use-checked-form.ts`): the',
+  '  named fields on submission (`apps/web/src/lib/session/use-checked-form.ts`): the',
   "  verification page's chunks shrank by 13 KB gzipped and the median run went from 89 (runs 80-89)",
   '  to 94 (87-96) in one suite and 91 (90-94) in the next. zod stays: its schemas are the wire',
   '  contract of DESIGN.md. Best practices on `/c/verify-identity` was 96 for one issue: zod probed',

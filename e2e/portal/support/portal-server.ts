@@ -4,24 +4,27 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SignInType } from '@entry/domain';
-import { eq } from 'drizzle-orm';
-import { buildApp } from '../../../apps/server/src/app.ts';
-import { type Clock, loadConfig } from '../../../apps/server/src/config.ts';
-import { openDatabase } from '../../../apps/server/src/db/index.ts';
 import {
+  buildApp,
+  type Clock,
   consumers,
+  type DemoData,
+  ensureDemoData,
+  generateShortId,
+  hashPassword,
+  hashVerificationValue,
   identityTokens,
+  loadConfig,
+  openDatabase,
+  type ReceivedMail,
+  resolveKbaPepper,
   type StaffKind,
+  staffRoleIds,
   staffUsers,
+  startSmtpServer,
   tenants,
-} from '../../../apps/server/src/db/schema.ts';
-import { type DemoData, ensureDemoData } from '../../../apps/server/src/demo/seed.ts';
-import { generateShortId } from '../../../apps/server/src/services/identity-tokens-short-id.ts';
-import { hashVerificationValue } from '../../../apps/server/src/services/keyed-hash.ts';
-import { hashPassword } from '../../../apps/server/src/services/passwords.ts';
-import { resolveKbaPepper } from '../../../apps/server/src/services/secrets.ts';
-import { staffRoleIds } from '../../../apps/server/src/services/staff-roles.ts';
-import { type ReceivedMail, startSmtpServer } from '../../../apps/server/test/helpers/smtp.ts';
+} from '@entry/server/testing';
+import { eq } from 'drizzle-orm';
 
 const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
 

@@ -1,7 +1,7 @@
 import { Outlet } from 'react-router';
-import { useSessionNavigation } from '../session/session-navigation.ts';
-import { useSessionLifecycle } from '../session/use-session-lifecycle.ts';
-import '../session/portal.css';
+import { useSessionNavigation } from '../../lib/session/session-navigation.ts';
+import { useSessionLifecycle } from '../../lib/session/use-session-lifecycle.ts';
+import '../../lib/session/portal.css';
 
 /**
  * Every page under `/c/`: the consumer's session is renewed at `refreshAt`, and an ended session

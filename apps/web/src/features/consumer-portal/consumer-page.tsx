@@ -5,11 +5,11 @@ import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { LoadingState } from '../../components/loading-state.tsx';
 import { paths } from '../../config/paths.ts';
 import { inNextTask } from '../../lib/in-next-task.ts';
-import { consumerIdleTimeout, IdleTimeout } from '../session/idle-timeout.tsx';
-import { usePortalApi } from '../session/portal-api.ts';
-import { sessionIdentityOf } from '../session/session-identity.ts';
-import { isSignedIn, type SessionView, useSession } from '../session/use-session.ts';
-import { useSignOut } from '../session/use-sign-out.ts';
+import { consumerIdleTimeout, IdleTimeout } from '../../lib/session/idle-timeout.tsx';
+import { usePortalApi } from '../../lib/session/portal-api.ts';
+import { sessionIdentityOf } from '../../lib/session/session-identity.ts';
+import { isSignedIn, type SessionView, useSession } from '../../lib/session/use-session.ts';
+import { useSignOut } from '../../lib/session/use-sign-out.ts';
 import { useSessionGuidFromAddress } from './use-consumer-session.ts';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });

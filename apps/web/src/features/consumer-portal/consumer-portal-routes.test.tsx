@@ -4,9 +4,9 @@ import { Suspense } from 'react';
 import { MemoryRouter, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { AppConfigProvider } from '../../config/app-config-context.tsx';
+import { PortalServicesProvider } from '../../lib/session/portal-api.ts';
+import { authTokenResult, fakeJwt, portalServicesFor } from '../../lib/session/portal-test-kit.tsx';
 import { identityToken } from '../../testing/fake-api.ts';
-import { PortalServicesProvider } from '../session/portal-api.ts';
-import { authTokenResult, fakeJwt, portalServicesFor } from '../session/portal-test-kit.tsx';
 import { consumerPortalRoutes } from './consumer-portal-routes.tsx';
 
 const targetPagePaths = [...new Set(Object.values(targetPaths))].filter((path) => path !== '');

@@ -6,7 +6,7 @@ import {
   errorBody,
   renderPortalPage,
   type ScriptedRoutes,
-} from '../session/portal-test-kit.tsx';
+} from '../../lib/session/portal-test-kit.tsx';
 import { MfaPage } from './mfa-page.tsx';
 
 const mfaRoute = 'POST /api/auth/v1/consumer/sign-in/mfa';

@@ -2,12 +2,12 @@ import { isApiError } from '@entry/client';
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
+import { FormAlert, FormField } from '../../components/form-field.tsx';
 import { paths } from '../../config/paths.ts';
-import { FormAlert, FormField } from '../session/form-field.tsx';
-import { usePortalApi } from '../session/portal-api.ts';
-import { commonRefusalMessage, waitInWords, waitOf } from '../session/sign-in-errors.ts';
-import { digitsCheck, useCheckedForm } from '../session/use-checked-form.ts';
-import { useSession } from '../session/use-session.ts';
+import { usePortalApi } from '../../lib/session/portal-api.ts';
+import { commonRefusalMessage, waitInWords, waitOf } from '../../lib/session/sign-in-errors.ts';
+import { digitsCheck, useCheckedForm } from '../../lib/session/use-checked-form.ts';
+import { useSession } from '../../lib/session/use-session.ts';
 import { consumerMessages } from './consumer-messages.ts';
 import { landingPath } from './landing.ts';
 

@@ -1,7 +1,7 @@
 import { storageKeys } from '@entry/domain';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
-import { usePortalServices } from '../session/portal-api.ts';
+import { usePortalServices } from '../../lib/session/portal-api.ts';
 
 /**
  * A portal address carries `?session-guid=` (spec section 2); it is kept in storage for the

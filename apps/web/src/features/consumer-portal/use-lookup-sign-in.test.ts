@@ -1,6 +1,6 @@
 import { ApiError, networkErrorMessage } from '@entry/client';
 import { describe, expect, it } from 'vitest';
-import { signInMessages } from '../session/sign-in-errors.ts';
+import { signInMessages } from '../../lib/session/sign-in-errors.ts';
 import { consumerMessages } from './consumer-messages.ts';
 import { lookupRefusal } from './use-lookup-sign-in.ts';
 

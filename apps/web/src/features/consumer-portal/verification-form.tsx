@@ -7,8 +7,8 @@ import {
   type VerificationField,
 } from '@entry/domain';
 import { useId, useState } from 'react';
-import { FormAlert, FormField } from '../session/form-field.tsx';
-import { digitsCheck, type FieldCheck, useCheckedForm } from '../session/use-checked-form.ts';
+import { FormAlert, FormField } from '../../components/form-field.tsx';
+import { digitsCheck, type FieldCheck, useCheckedForm } from '../../lib/session/use-checked-form.ts';
 import { consumerMessages } from './consumer-messages.ts';
 
 export type VerificationAnswers = Pick<LookupSignInRequest, 'last4Ssn' | 'postalCode' | 'dateOfBirth'>;

@@ -4,8 +4,8 @@ import type { AppConfig } from '@entry/domain';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AppConfigProvider } from '../../config/app-config-context.tsx';
+import { renderPortalPage } from '../../lib/session/portal-test-kit.tsx';
 import { senderAccess } from '../../testing/fake-api.ts';
-import { renderPortalPage } from '../session/portal-test-kit.tsx';
 import { VerifyIdentityPage } from './verify-pages.tsx';
 
 const config: AppConfig = {

@@ -2,15 +2,15 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
+import { FormAlert, FormField } from '../../components/form-field.tsx';
 import { notify } from '../../lib/notifications.ts';
-import { FormAlert, FormField } from '../session/form-field.tsx';
-import { usePortalApi } from '../session/portal-api.ts';
+import { usePortalApi } from '../../lib/session/portal-api.ts';
 import {
   commonRefusalMessage,
   errorCodeOf,
   lockedMessage,
   signInMessages,
-} from '../session/sign-in-errors.ts';
+} from '../../lib/session/sign-in-errors.ts';
 import { NewPasswordFields, type NewPasswordValues, WeakPasswordAlert } from './new-password-fields.tsx';
 import { changePasswordStateOf, type StaffScope, staffPaths, useStaffAuth } from './staff-scope.ts';
 

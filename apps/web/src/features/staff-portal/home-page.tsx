@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
-import { usePortalApi } from '../session/portal-api.ts';
-import { sessionIdentityOf } from '../session/session-identity.ts';
-import type { SessionView } from '../session/use-session.ts';
+import { usePortalApi } from '../../lib/session/portal-api.ts';
+import { sessionIdentityOf } from '../../lib/session/session-identity.ts';
+import type { SessionView } from '../../lib/session/use-session.ts';
 import { LaunchPanel } from './launch-panel.tsx';
 import { SessionSummary } from './session-summary.tsx';
 import { type StaffScope, staffPortalNames } from './staff-scope.ts';

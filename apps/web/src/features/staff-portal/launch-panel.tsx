@@ -2,10 +2,10 @@ import { validators } from '@entry/domain';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
+import { FormAlert, FormField } from '../../components/form-field.tsx';
 import { paths } from '../../config/paths.ts';
-import { FormAlert, FormField } from '../session/form-field.tsx';
-import { usePortalApi } from '../session/portal-api.ts';
-import { commonRefusalMessage, errorCodeOf } from '../session/sign-in-errors.ts';
+import { usePortalApi } from '../../lib/session/portal-api.ts';
+import { commonRefusalMessage, errorCodeOf } from '../../lib/session/sign-in-errors.ts';
 
 export const launchPanelMessages = {
   enterCustomerId: 'Enter the customer id.',

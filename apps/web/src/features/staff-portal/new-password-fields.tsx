@@ -1,6 +1,6 @@
 import type { UseFormRegister } from 'react-hook-form';
-import { FormField } from '../session/form-field.tsx';
-import { passwordAdvice } from '../session/sign-in-errors.ts';
+import { FormField } from '../../components/form-field.tsx';
+import { passwordAdvice } from '../../lib/session/sign-in-errors.ts';
 
 export interface NewPasswordValues {
   newPassword: string;

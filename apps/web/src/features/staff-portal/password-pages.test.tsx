@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { authTokenResult, errorBody, renderPortalPage } from '../session/portal-test-kit.tsx';
+import { authTokenResult, errorBody, renderPortalPage } from '../../lib/session/portal-test-kit.tsx';
 import { ChangePasswordPage } from './change-password-page.tsx';
 import { LaunchPanel } from './launch-panel.tsx';
 import { ResetPasswordPage } from './reset-password-page.tsx';

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
-import { FormAlert, FormField } from '../session/form-field.tsx';
-import { commonRefusalMessage, errorCodeOf } from '../session/sign-in-errors.ts';
-import { useTokenFromAddress } from '../session/use-token-from-address.ts';
+import { FormAlert, FormField } from '../../components/form-field.tsx';
+import { commonRefusalMessage, errorCodeOf } from '../../lib/session/sign-in-errors.ts';
+import { useTokenFromAddress } from '../../lib/session/use-token-from-address.ts';
 import { NewPasswordFields, type NewPasswordValues, WeakPasswordAlert } from './new-password-fields.tsx';
 import { type StaffScope, staffPaths, useStaffAuth } from './staff-scope.ts';
 

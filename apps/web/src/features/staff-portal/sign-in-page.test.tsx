@@ -2,7 +2,7 @@ import { storageKeys } from '@entry/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { authTokenResult, errorBody, renderPortalPage } from '../session/portal-test-kit.tsx';
+import { authTokenResult, errorBody, renderPortalPage } from '../../lib/session/portal-test-kit.tsx';
 import { SignInPage } from './sign-in-page.tsx';
 
 const signInRoute = 'POST /api/auth/v1/admin/sign-in';

@@ -3,14 +3,14 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
-import { FormAlert, FormField } from '../session/form-field.tsx';
-import { usePortalServices } from '../session/portal-api.ts';
+import { FormAlert, FormField } from '../../components/form-field.tsx';
+import { usePortalServices } from '../../lib/session/portal-api.ts';
 import {
   commonRefusalMessage,
   errorCodeOf,
   lockedMessage,
   signInMessages,
-} from '../session/sign-in-errors.ts';
+} from '../../lib/session/sign-in-errors.ts';
 import {
   type ChangePasswordState,
   type StaffScope,

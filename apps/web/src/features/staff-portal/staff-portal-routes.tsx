@@ -2,10 +2,10 @@ import type { ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { useAppConfig } from '../../config/app-config-context.tsx';
 import { paths } from '../../config/paths.ts';
-import { IdleTimeout, staffIdleMs } from '../session/idle-timeout.tsx';
-import { useSessionNavigation } from '../session/session-navigation.ts';
-import { isSignedIn, type SessionView, useSession } from '../session/use-session.ts';
-import { useSessionLifecycle } from '../session/use-session-lifecycle.ts';
+import { IdleTimeout, staffIdleMs } from '../../lib/session/idle-timeout.tsx';
+import { useSessionNavigation } from '../../lib/session/session-navigation.ts';
+import { isSignedIn, type SessionView, useSession } from '../../lib/session/use-session.ts';
+import { useSessionLifecycle } from '../../lib/session/use-session-lifecycle.ts';
 import { ChangePasswordPage } from './change-password-page.tsx';
 import { HomePage } from './home-page.tsx';
 import { LaunchBanner } from './launch-banner.tsx';
@@ -13,7 +13,7 @@ import { LaunchPage } from './launch-page.tsx';
 import { ResetPasswordPage } from './reset-password-page.tsx';
 import { SignInPage } from './sign-in-page.tsx';
 import { type StaffScope, staffPaths } from './staff-scope.ts';
-import '../session/portal.css';
+import '../../lib/session/portal.css';
 
 /** A page that needs a session: without one the person is sent to the portal's sign-in. */
 function Protected({

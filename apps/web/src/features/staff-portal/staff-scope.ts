@@ -1,6 +1,6 @@
 import type { CustomerAuthApi, StaffAuthApi } from '@entry/client';
 import { paths } from '../../config/paths.ts';
-import { usePortalApi } from '../session/portal-api.ts';
+import { usePortalApi } from '../../lib/session/portal-api.ts';
 
 /** The two portals that sign in with a username and password. */
 export type StaffScope = 'admin' | 'customer';

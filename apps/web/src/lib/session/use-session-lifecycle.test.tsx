@@ -1,7 +1,7 @@
 import { errorMessages } from '@entry/domain';
 import { act } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { subscribeToNotifications } from '../../lib/notifications.ts';
+import { subscribeToNotifications } from '../notifications.ts';
 import { authTokenResult, renderPortalPage } from './portal-test-kit.tsx';
 import { useSessionLifecycle } from './use-session-lifecycle.ts';
 

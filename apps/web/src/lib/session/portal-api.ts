@@ -1,8 +1,8 @@
 import { type ApiClient, createApiClient } from '@entry/client';
 import type { Scope } from '@entry/domain';
 import { createContext, useContext } from 'react';
-import { appUpdate } from '../../lib/app-update.ts';
-import { notify } from '../../lib/notifications.ts';
+import { appUpdate } from '../app-update.ts';
+import { notify } from '../notifications.ts';
 import { returnToScopeStart } from './session-navigation.ts';
 import { type ObservedStorage, observeStorage } from './session-storage.ts';
 

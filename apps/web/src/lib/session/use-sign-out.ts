@@ -2,7 +2,7 @@ import type { Scope } from '@entry/domain';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';
-import { notify } from '../../lib/notifications.ts';
+import { notify } from '../notifications.ts';
 import { usePortalServices } from './portal-api.ts';
 import { scopeStartPath } from './scope-start.ts';
 import { sessionMessages } from './session-messages.ts';

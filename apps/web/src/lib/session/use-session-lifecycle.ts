@@ -1,7 +1,7 @@
 import { isApiError } from '@entry/client';
 import { errorMessages, type Scope } from '@entry/domain';
 import { useEffect } from 'react';
-import { notify } from '../../lib/notifications.ts';
+import { notify } from '../notifications.ts';
 import { usePortalServices } from './portal-api.ts';
 import { returnToScopeStart } from './session-navigation.ts';
 import { useSession } from './use-session.ts';
