@@ -293,6 +293,78 @@ async function importLinksSection(): Promise<string[]> {
   ];
 }
 
+interface FailureStoreFigures {
+  nsPerTake: number;
+  roundsNsPerTake: number[];
+  firstTakeNs: number;
+}
+
+interface FailureStoreResults {
+  measuredAt: string;
+  rounds: number;
+  takesPerRound: number;
+  maxRatio: number;
+  populations: {
+    addresses: number;
+    withinWindow: FailureStoreFigures;
+    acrossWindowChange: FailureStoreFigures;
+    bareMap: FailureStoreFigures;
+    loadAtStart: number;
+    loadAtEnd: number;
+  }[];
+}
+
+/** The in-memory failure store's own benchmark (bench/failure-store.ts), when its results are present. */
+async function readFailureStore(): Promise<FailureStoreResults | undefined> {
+  try {
+    return JSON.parse(await readFile(path.join(resultsDir, 'failure-store.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Judged within a window and across a window change alike: both must stay within the ratio. */
+function failureStoreTargetRow(results: FailureStoreResults | undefined): string {
+  const target =
+    'in-memory failure store: the cost per failure at 100,000 addresses within 2x of the cost at 10';
+  const few = results?.populations.find((population) => population.addresses === 10);
+  const many = results?.populations.find((population) => population.addresses === 100_000);
+  if (results === undefined || few === undefined || many === undefined) {
+    return `| ${target} | - | ${verdict(undefined)} |`;
+  }
+  const ratio = (kind: 'withinWindow' | 'acrossWindowChange' | 'bareMap') =>
+    many[kind].nsPerTake / few[kind].nsPerTake;
+  const compare = (kind: 'withinWindow' | 'acrossWindowChange' | 'bareMap') =>
+    `${many[kind].nsPerTake} ns vs ${few[kind].nsPerTake} ns (${ratio(kind).toFixed(1)}x)`;
+  const measured = `within a window ${compare('withinWindow')}; across a window change ${compare('acrossWindowChange')}; a bare Map of the same addresses ${compare('bareMap')}`;
+  const met = ratio('withinWindow') <= results.maxRatio && ratio('acrossWindowChange') <= results.maxRatio;
+  return `| ${target} | ${measured} | ${verdict(met)} |`;
+}
+
+function failureStoreSection(results: FailureStoreResults | undefined): string[] {
+  if (results === undefined) return [];
+  const runs = (figures: FailureStoreFigures) =>
+    `${figures.nsPerTake} ns (${figures.roundsNsPerTake.join(', ')})`;
+  return [
+    `## In-memory failure store (\`bench/failure-store.ts\`, ${results.measuredAt.slice(0, 16).replace('T', ' ')} UTC)`,
+    '',
+    `Main-thread time of one failed attempt (a \`take\` that keeps its unit), every address already holding a unit,`,
+    `the takes going to the addresses in turn: median of ${results.rounds} rounds of up to ${results.takesPerRound} takes, each round's figure`,
+    'in brackets. Across a window change the clock has moved on one window: the first take opens a new',
+    'window and drops the oldest whole (that take alone in its own column). The bare Map (get and set of',
+    "the same addresses) is the floor under any store keyed by address: a hash table's cost grows with its",
+    'size once it no longer fits the caches.',
+    '',
+    '| addresses | ns per take, within a window | ns per take, across a window change | first take of the new window | bare Map get and set | load average start / end |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...results.populations.map(
+      (population) =>
+        `| ${population.addresses} | ${runs(population.withinWindow)} | ${runs(population.acrossWindowChange)} | ${population.acrossWindowChange.firstTakeNs} ns | ${runs(population.bareMap)} | ${population.loadAtStart} / ${population.loadAtEnd} |`,
+    ),
+    '',
+  ];
+}
+
 /** What profiling (node --cpu-prof) found and what was changed; kept with the figures it explains. */
 const findings = [
   '## Findings (profiles with `node --cpu-prof`, November 2026)',
@@ -729,6 +801,7 @@ const findings = [
 /** Renders bench/RESULTS.md from every bench/results/*.json. */
 export async function writeReport(): Promise<void> {
   const results = await readResults();
+  const failureStore = await readFailureStore();
   const notes = [...results.values()].flatMap((suite) =>
     suite.notes.map((note) => `- ${suite.suite}: ${note}`),
   );
@@ -758,12 +831,14 @@ export async function writeReport(): Promise<void> {
     '| target | measured | verdict |',
     '| --- | --- | --- |',
     ...targetRows(results),
+    failureStoreTargetRow(failureStore),
     '',
     ...databaseSection(results.get('postgres'), 'PostgreSQL 15 (pool of 10)'),
     ...databaseSection(results.get('pglite'), 'PGlite (embedded, in the server process)'),
     ...browserSection(results.get('browser')),
     ...scaleOutSection(results.get('scale-out')),
     ...(await importLinksSection()),
+    ...failureStoreSection(failureStore),
     ...findings,
     '## Notes',
     '',
