@@ -6,7 +6,9 @@ import { RedisFailureCountStore } from '../src/services/rate-limit.ts';
 import { createConsumer, createToken, paymentData } from './consumer-fixtures.ts';
 import {
   call,
+  callFrom,
   createTestDatabase,
+  loopbackAddress,
   startTestServer,
   TestClock,
   type TestDatabase,
@@ -67,6 +69,7 @@ describe.skipIf(testDatabaseUrl === undefined || redisUrl === undefined)(
     });
 
     const tenant = { customerId: 1001, subdomain: 'sender' };
+    const lookupPath = '/api/auth/v1/consumer/sign-in/lookup';
 
     it('a session made on one instance refreshes on the other, and sign-out on one holds on both', async () => {
       const consumer = await createConsumer(first);
@@ -148,6 +151,55 @@ describe.skipIf(testDatabaseUrl === undefined || redisUrl === undefined)(
         expect(refused.status).toBe(429);
         expect(refused.body).toMatchObject({ errorCode: 'ToManyRequests' });
       }
+    });
+
+    it('a token-less burst from 60 addresses on both instances gets 5 guesses judged, then every answer alike', async () => {
+      const consumer = await createConsumer(first);
+      const { postalCode, dateOfBirth, last4Ssn } = consumer.answers;
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, index) => {
+          const guess = String(index).padStart(4, '0');
+          return callFrom(
+            loopbackAddress(index),
+            (index % 2 === 0 ? first : second).baseUrl,
+            'POST',
+            lookupPath,
+            {
+              body: { ...tenant, postalCode, dateOfBirth, last4Ssn: guess === last4Ssn ? '9999' : guess },
+            },
+          );
+        }),
+      );
+      expect(answers.filter((answer) => answer.status === 409)).toHaveLength(5);
+      expect(answers.filter((answer) => answer.status === 403)).toHaveLength(55);
+      const right = await call(second.baseUrl, 'POST', lookupPath, {
+        body: { ...tenant, ...consumer.answers },
+      });
+      expect(right.status).toBe(403);
+    });
+
+    it('an MFA burst from 30 addresses on both instances gets 10 codes judged', async () => {
+      const consumer = await createConsumer(first);
+      const token = await createToken(first, consumer, 'Last4Ssn');
+      const opened = await call<{ authToken: AuthTokenResult }>(first.baseUrl, 'POST', lookupPath, {
+        body: { ...tenant, token: token.guid, last4Ssn: consumer.answers.last4Ssn },
+      });
+      expect(opened.status).toBe(200);
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, index) =>
+          callFrom(
+            loopbackAddress(index),
+            (index % 2 === 0 ? first : second).baseUrl,
+            'POST',
+            '/api/auth/v1/consumer/sign-in/mfa?mfaCode=000000',
+            { token: opened.body.authToken.accessToken },
+          ),
+        ),
+      );
+      // 000000 may be the mailed code; then one of the ten judged is the right one.
+      const judged = answers.filter((answer) => answer.status === 409 || answer.status === 200);
+      expect(judged).toHaveLength(10);
+      expect(answers.filter((answer) => answer.status === 403)).toHaveLength(20);
     });
 
     it('a parallel burst from one address on both instances gets at most the per-IP budget judged', async () => {
