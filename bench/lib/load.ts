@@ -35,6 +35,8 @@ export interface LoadRequest {
   headers?: Record<string, string>;
   /** A fixed JSON body. */
   body?: unknown;
+  /** Connections kept open, when not the suite's 16. */
+  connections?: number;
   /**
    * A body for each request, and what to take from each answer: refresh tokens are handed on this
    * way (each works once), through a pool the scenario keeps rather than autocannon's per-connection
@@ -70,7 +72,7 @@ async function fire(url: string, request: LoadRequest, seconds: number): Promise
   // first answers of every run back by about three seconds: the p99 of any run under 1,600 answers.
   return autocannon({
     url,
-    connections,
+    connections: request.connections ?? connections,
     pipelining: 1,
     duration: seconds,
     timeout: 10,

@@ -22,8 +22,11 @@ import { productScenarios, refreshTokensFrom, type ScenarioName } from '../lib/s
 export type DatabaseKind = 'pglite' | 'postgres';
 
 const ports = { product: 18_080, bare: 18_090, peer: 18_095 } as const;
-/** Consumers of the mailing the sign-ins rotate over (each with a Direct and a Last4Ssn link). */
-const populationSize = 2000;
+/**
+ * Consumers of the mailing the sign-ins rotate over (each with a Direct and a Last4Ssn link): enough
+ * that no consumer's lookups pass the five code mails of an hour, as on a mailing day.
+ */
+const populationSize = 40_000;
 /**
  * Measured one after another, between the lookups (in turns with their ceilings) and the password
  * sign-in (in turns with the raw argon2id rate).
