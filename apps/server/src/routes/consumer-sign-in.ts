@@ -537,8 +537,10 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         });
         if ('retryAfterMs' in outcome) {
           await giveBackCodeMail(db, principal.consumerId);
-          reply.header('Retry-After', String(Math.ceil(outcome.retryAfterMs / 1000)));
-          throw new ApiError(429, 'ToManyRequests', consumerMessages.resendTooSoon);
+          throw new ApiError(429, 'ToManyRequests', consumerMessages.resendTooSoon).retryAt(
+            new Date(now.getTime() + outcome.retryAfterMs),
+            now,
+          );
         }
         await ctx.mail.enqueueMail(codeMail(row.tenant, row.email, outcome.code));
         await audit.record({

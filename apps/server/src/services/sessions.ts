@@ -339,17 +339,10 @@ const namesText =
 const idOf = (value: string | null): number | null => (value === null ? null : Number(value));
 
 function toView(row: SessionViewRow): SessionView {
+  const { sessionId, ...principal } = toPrincipal(row);
   return {
-    id: row.id,
-    scope: row.scope,
-    tenantId: row.tenant_id,
-    staffUserId: idOf(row.staff_user_id),
-    consumerId: idOf(row.consumer_id),
-    identityTokenGuid: row.identity_token_guid,
-    accessType: row.access_type,
-    hasRestrictedAccess: row.has_restricted_access,
-    roleId: row.role_id,
-    launchedByAdminId: idOf(row.launched_by_admin_id),
+    id: sessionId,
+    ...principal,
     consumerName: row.consumer_name,
     staffName: row.staff_name,
     launchedByName: row.launched_by_name,
