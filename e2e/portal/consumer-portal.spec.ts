@@ -123,7 +123,7 @@ test.describe('consumer sign-in through a link', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     // The server says when the lock ends (Retry-After); the page turns it into words.
     await expect(page.getByRole('alert')).toHaveText(
-      'For your security, this link is locked after too many attempts. Try again in 15 minutes, or contact the organisation that wrote to you.',
+      'For your security, verification is locked after too many attempts. Try again in 15 minutes, or contact the organisation that wrote to you.',
     );
   });
 

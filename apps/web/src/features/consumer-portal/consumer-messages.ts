@@ -2,9 +2,9 @@
 export const consumerMessages = {
   noMatch: 'These details do not match our records. Check them and try again.',
   locked:
-    'For your security, this link is locked for a while after too many attempts. Please try again later, or contact the organisation that wrote to you.',
+    'For your security, verification is locked for a while after too many attempts. Please try again later, or contact the organisation that wrote to you.',
   lockedFor: (wait: string) =>
-    `For your security, this link is locked after too many attempts. Try again ${wait}, or contact the organisation that wrote to you.`,
+    `For your security, verification is locked after too many attempts. Try again ${wait}, or contact the organisation that wrote to you.`,
   ambiguous:
     'More than one account matches these details. Please open the link from your letter or e-mail instead.',
   notFound: 'We could not find an account with these details. Check them and try again.',

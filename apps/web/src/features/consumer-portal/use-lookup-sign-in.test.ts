@@ -27,7 +27,7 @@ describe('lookupRefusal', () => {
     [
       'a locked link, with when to try again',
       listed(403, 'UserLocked', 900),
-      'For your security, this link is locked after too many attempts. Try again in 15 minutes, or contact the organisation that wrote to you.',
+      'For your security, verification is locked after too many attempts. Try again in 15 minutes, or contact the organisation that wrote to you.',
     ],
     [
       'too many attempts, with when to try again',
@@ -37,7 +37,7 @@ describe('lookupRefusal', () => {
     [
       'a lock of hours',
       listed(403, 'UserLocked', 4 * 3600),
-      'For your security, this link is locked after too many attempts. Try again in about 4 hours, or contact the organisation that wrote to you.',
+      'For your security, verification is locked after too many attempts. Try again in about 4 hours, or contact the organisation that wrote to you.',
     ],
     ['no connection', new ApiError('network', networkErrorMessage), networkErrorMessage],
   ])('explains %s', (_, error, expected) => {
