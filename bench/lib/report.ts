@@ -30,7 +30,7 @@ const scenarioLabels: Record<string, string> = {
   directSignIn: 'direct identity-token sign-in',
   refresh: 'refresh (each token chained from the last answer)',
   lookupSignIn: 'lookup sign-in (last 4 of SSN; MFA on, so the restricted token and a mailed code)',
-  passwordSignIn: 'password sign-in (admin, 8 connections: one account lets 10 attempts be in flight)',
+  passwordSignIn: 'password sign-in (admin, 10 connections: one account lets 10 attempts be in flight)',
 };
 
 function machineLine(suite: SuiteResult): string {

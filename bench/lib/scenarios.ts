@@ -78,12 +78,12 @@ export function productScenarios(demo: Demo, refreshTokens: string[], population
     },
     /**
      * One account: its budget lets 10 attempts be in flight at once (an attempt is paid for before
-     * its hash), and 8 keep both hashing threads busy.
+     * its hash), and 10 keep both hashing threads busy.
      */
     passwordSignIn: {
       method: 'POST',
       path: '/api/auth/v1/admin/sign-in',
-      connections: 8,
+      connections: 10,
       body: { username: demo.admin.username, password: demo.admin.password },
     },
   } satisfies Record<string, LoadRequest>;

@@ -1,21 +1,24 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { codeMailBudgets } from '../db/schema.ts';
+import { executePart } from '../db/sql.ts';
 
 /**
  * At most five one-time code mails per consumer per hour (DESIGN.md, wave 2): a mail takes its
  * place in the last hour's list before it is written, in one conditional upsert, so parallel
- * lookups and resends on any instance send at most five.
+ * lookups and resends on any instance send at most five. A fixed text, prepared once per
+ * connection: every lookup sign-in with MFA runs it (decision record 019).
  */
 
 export const codeMailsPerHour = 5;
 const hourMs = 60 * 60_000;
 
-const timestamp = (date: Date) => sql`${date.toISOString()}::timestamptz`;
-
-/** The times of the last hour's mails, oldest first. */
-const lastHour = (now: Date) =>
-  sql`ARRAY(SELECT sent FROM unnest(${codeMailBudgets.sentAt}) AS sent WHERE sent > ${timestamp(new Date(now.getTime() - hourMs))} ORDER BY sent)`;
+/** $1 the consumer, $2 now, $3 an hour before, $4 the mails an hour allows. */
+const takeText = `INSERT INTO code_mail_budgets AS b (consumer_id, sent_at) VALUES ($1::bigint, ARRAY[$2::timestamptz])
+  ON CONFLICT (consumer_id) DO UPDATE
+    SET sent_at = ARRAY(SELECT sent FROM unnest(b.sent_at) AS sent WHERE sent > $3::timestamptz ORDER BY sent) || $2::timestamptz
+    WHERE (SELECT count(*) FROM unnest(b.sent_at) AS sent WHERE sent > $3::timestamptz) < $4::integer
+  RETURNING consumer_id`;
 
 /** Takes a mail's place; when the hour is full, how long until a place frees up. */
 export async function takeCodeMail(
@@ -23,18 +26,18 @@ export async function takeCodeMail(
   consumerId: number,
   now: Date,
 ): Promise<{ taken: true } | { retryAfterMs: number }> {
-  const [row] = await db
-    .insert(codeMailBudgets)
-    .values({ consumerId, sentAt: [now] })
-    .onConflictDoUpdate({
-      target: codeMailBudgets.consumerId,
-      set: { sentAt: sql`${lastHour(now)} || ${timestamp(now)}` },
-      setWhere: sql`cardinality(${lastHour(now)}) < ${codeMailsPerHour}`,
-    })
-    .returning({ consumerId: codeMailBudgets.consumerId });
-  if (row !== undefined) return { taken: true };
+  const hourAgo = new Date(now.getTime() - hourMs);
+  const taken = await executePart(db, {
+    text: takeText,
+    values: [consumerId, now.toISOString(), hourAgo.toISOString(), codeMailsPerHour],
+  });
+  if (taken.length > 0) return { taken: true };
   const [oldest] = await db
-    .select({ sentAt: sql<string | null>`(${lastHour(now)})[1]` })
+    .select({
+      sentAt: sql<
+        Date | string | null
+      >`(SELECT min(sent) FROM unnest(${codeMailBudgets.sentAt}) AS sent WHERE sent > ${hourAgo.toISOString()}::timestamptz)`,
+    })
     .from(codeMailBudgets)
     .where(eq(codeMailBudgets.consumerId, consumerId));
   const freesAt = oldest?.sentAt ? new Date(oldest.sentAt).getTime() + hourMs : now.getTime();

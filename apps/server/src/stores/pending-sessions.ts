@@ -1,6 +1,12 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { sessions } from '../db/schema.ts';
+import { executePart } from '../db/sql.ts';
+
+/** $1 the consumer, $2 the session to keep, $3 now. A fixed text: every lookup sign-in runs it. */
+const endEarlierText = `UPDATE sessions SET revoked_at = $3::timestamptz, revoked_reason = 'replaced by a new lookup'
+  WHERE consumer_id = $1::bigint AND access_type = 'MfaPending' AND revoked_at IS NULL AND id <> $2::uuid
+  RETURNING id`;
 
 /**
  * Ends the consumer's pending MFA sessions other than `keep`, the one a new lookup just opened, so
@@ -12,18 +18,10 @@ export async function endEarlierPendingSessions(
   keep: string,
   now: Date,
 ): Promise<string[]> {
-  const ended = await db
-    .update(sessions)
-    .set({ revokedAt: now, revokedReason: 'replaced by a new lookup' })
-    .where(
-      and(
-        eq(sessions.consumerId, consumerId),
-        eq(sessions.accessType, 'MfaPending'),
-        isNull(sessions.revokedAt),
-        ne(sessions.id, keep),
-      ),
-    )
-    .returning({ id: sessions.id });
+  const ended = await executePart<{ id: string }>(db, {
+    text: endEarlierText,
+    values: [consumerId, keep, now.toISOString()],
+  });
   return ended.map((session) => session.id);
 }
 
