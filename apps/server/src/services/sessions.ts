@@ -7,14 +7,7 @@ import '@fastify/cookie';
 import type { Config } from '../config.ts';
 import { type Database, executeStatement, statement } from '../db/index.ts';
 import { refreshTokens, type Scope, sessions } from '../db/schema.ts';
-import {
-  executePart,
-  noRead,
-  rowPerCallInTurns,
-  type StatementPart,
-  unchangedWritesInTurns,
-  withWrites,
-} from '../db/sql.ts';
+import { executePart, noRead, rowPerCallInTurns, type StatementPart, withWrites } from '../db/sql.ts';
 import { notAuthorized, notPermitted } from '../errors.ts';
 import type { AuditLog } from './audit.ts';
 import type { SigningKeys } from './keys.ts';
@@ -108,15 +101,12 @@ export interface SessionService {
   /**
    * Creates a server-side session and its first token pair (and `alongside`, in the same statement).
    * The names its access token carries are read with the writes, unless the caller has read them
-   * and passes them as `known.names`; then `known.onlyIf`, when given, must find a row or nothing
-   * is written and the call rejects with a serialization failure (`writesIfUnchanged`). Such
-   * sessions created in the same turn of the event loop are written in one statement
-   * (`unchangedWritesInTurns`).
+   * and passes them as `known.names`.
    */
   createSession(
     input: NewSession,
     alongside?: WritesWithSession,
-    known?: { names: SessionNames; onlyIf?: StatementPart },
+    known?: { names: SessionNames },
   ): Promise<AuthTokenResult>;
   /**
    * The keys of a session that a caller's own statement writes (its `sessions` and
@@ -492,7 +482,6 @@ export function createSessionService(deps: {
     return row;
   }
 
-  const writeIfUnchanged = unchangedWritesInTurns(db);
   /** Rotations of one turn share a statement: four at most, four statement texts. */
   const rotate = rowPerCallInTurns<{ hash: string; values: unknown[] }, RefreshRow>(db, {
     clausesOf: (call, index) => ({ text: refreshClauses(index), values: call.values }),
@@ -507,8 +496,7 @@ export function createSessionService(deps: {
       const keys = service.newSessionKeys();
       const writes = [...service.sessionInserts(keys, input), ...(alongside?.(keys.id) ?? [])];
       if (known !== undefined) {
-        if (known.onlyIf === undefined) await executePart(db, withWrites(writes, noRead));
-        else await writeIfUnchanged({ expected: known.onlyIf, writes });
+        await executePart(db, withWrites(writes, noRead));
         return service.firstPair(keys, input, known.names);
       }
       // One statement: every write commits together, and the names the token carries are read
