@@ -18,7 +18,6 @@ export const consumerMessages = {
   codeStepExpired: 'Your verification has expired. Please confirm who you are again.',
   codeSent: 'We have sent a new code. It replaces the previous one.',
   noCodeNowFor: (wait: string) => `We cannot send another code just now. You can ask for a new code ${wait}.`,
-  resendTooSoon: 'A code was sent less than a minute ago. Please wait before asking for another one.',
   noPortal:
     'This address does not belong to an organisation. Please open the link from your letter or e-mail.',
   fields: {

@@ -67,7 +67,9 @@ describe('MfaPage', () => {
     renderMfa({
       [resendRoute]: () => {
         resends += 1;
-        return resends === 1 ? { status: 204 } : { status: 409, body: errorBody('InvalidState') };
+        return resends === 1
+          ? { status: 204 }
+          : { status: 429, body: errorBody('ToManyRequests'), headers: { 'Retry-After': '20' } };
       },
     });
     const resend = () => screen.getByRole('button', { name: 'Send a new code' }) as HTMLButtonElement;
@@ -85,7 +87,7 @@ describe('MfaPage', () => {
     await act(() => vi.advanceTimersByTimeAsync(60_000));
     await act(async () => resend().click());
     expect((await screen.findByRole('alert')).textContent).toContain(
-      'A code was sent less than a minute ago.',
+      'We cannot send another code just now. You can ask for a new code in a minute.',
     );
   });
 

@@ -16,13 +16,16 @@ export const resendCooldownMs = 60_000;
 
 /** Seconds until `availableAt`, counting down once a second; 0 once it has passed. */
 function useSecondsUntil(availableAt: number): number {
-  const [now, setNow] = useState(() => Date.now());
+  const [, setTicks] = useState(0);
   useEffect(() => {
     if (availableAt <= Date.now()) return;
-    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    const timer = window.setInterval(() => {
+      setTicks((ticks) => ticks + 1);
+      if (availableAt <= Date.now()) window.clearInterval(timer);
+    }, 1000);
     return () => window.clearInterval(timer);
   }, [availableAt]);
-  return Math.max(0, Math.ceil((availableAt - now) / 1000));
+  return Math.max(0, Math.ceil((availableAt - Date.now()) / 1000));
 }
 
 const codeMessages = consumerMessages.fields.mfaCode;
@@ -77,8 +80,7 @@ export function MfaPage() {
       setResendAvailableAt(Date.now() + resendCooldownMs);
     } catch (error) {
       const waitSeconds = isApiError(error) && error.status === 429 ? error.retryAfterSeconds : undefined;
-      if (isApiError(error) && error.status === 409) setRefusal(consumerMessages.resendTooSoon);
-      else if (waitSeconds !== undefined) setRefusal(consumerMessages.noCodeNowFor(waitInWords(waitSeconds)));
+      if (waitSeconds !== undefined) setRefusal(consumerMessages.noCodeNowFor(waitInWords(waitSeconds)));
       else setRefusal(codeRefusal(error));
       setResendAvailableAt(Date.now() + Math.max(resendCooldownMs, (waitSeconds ?? 0) * 1000));
     } finally {
