@@ -11,11 +11,9 @@ interface PreparedStatement {
 }
 
 /**
- * PGlite's `query` parses and plans its statement on every call, as an unnamed statement, in six
- * calls into PostgreSQL: on a sign-in's token read that was three quarters of the read's 0.77 ms
- * (decision record 010). A text run a second time outside a transaction becomes a named prepared
- * statement, as node-postgres does with named queries on PostgreSQL; each later run binds,
- * describes and executes it in one call. The answer, errors included, is what `query` gives.
+ * PGlite's `query` parses and plans every call anew (decision record 010), so a text run a second
+ * time outside a transaction becomes a named prepared statement, bound and executed in one call.
+ * The answer, errors included, is what `query` gives.
  */
 export class PreparedStatements {
   readonly #client: PGlite;
@@ -62,8 +60,7 @@ export class PreparedStatements {
 
   /**
    * The client's parsers with the query's own in their place, merged once for each object of them:
-   * given a query's parsers, PGlite's `parseResults` copies all of its own (over 300 types) into a
-   * new object first: 0.2 ms of this thread on every drizzle query, a tenth of a lookup sign-in's.
+   * given a query's parsers, PGlite's `parseResults` would copy all of its own on every query.
    */
   #parsersWith(own: QueryOptions['parsers']): PGlite['parsers'] {
     if (own === undefined) return this.#client.parsers;

@@ -18,11 +18,9 @@ type WithoutId<Request> = Request extends PgliteRequest ? Omit<Request, 'id'> : 
 type RequestWithoutId = WithoutId<PgliteRequest>;
 
 /**
- * The thread's first code. From the build (`npm run build`), the thread's own bundle beside
- * `dist/main.js`. From the sources (the CLI and the tests run them through tsx): on Node 20 a worker
- * inherits none of the module hooks that let the server's thread load TypeScript, so it registers
- * tsx's before it loads pglite-worker.ts. Each is resolved here, from this module, because the
- * thread's own code resolves from the working directory, wherever the server was started.
+ * The thread's first code. From the build, its bundle beside `dist/main.js`; from the sources, tsx's
+ * hooks (a Node 20 worker does not inherit them) and then pglite-worker.ts. Both are resolved here,
+ * since the thread itself would resolve from the working directory.
  */
 const workerBootstrap = runsFromBuild
   ? `import(${JSON.stringify(new URL('./db/pglite-worker.js', import.meta.url).href)})`
@@ -30,10 +28,9 @@ const workerBootstrap = runsFromBuild
   .then(({ register }) => { register(); return import(${JSON.stringify(import.meta.resolve('./pglite-worker.ts'))}); })`;
 
 /**
- * PGlite on a thread of its own. PGlite runs PostgreSQL synchronously in WebAssembly, and on the
- * server's thread two thirds of a sign-in's time was the database's, during which no request was
- * read and no answer written. Here the server's thread only sends the statement and its values and
- * gets the rows back; PostgreSQL runs beside it, on the other core.
+ * PGlite on a thread of its own: it runs PostgreSQL synchronously, so on the server's thread no
+ * request would be read while a statement runs (decision record 008). The server's thread only
+ * sends statements and their values and gets the rows back.
  */
 export class PgliteThread implements PgliteQueries {
   readonly #worker: Worker;

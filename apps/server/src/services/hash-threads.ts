@@ -17,12 +17,9 @@ type HashJob =
   | { kind: 'verify'; storedHash: string; password: string };
 
 /**
- * The thread's code, plain JavaScript so it needs no loader: it hashes and verifies the jobs in the
- * order they came, with the synchronous calls of `@node-rs/argon2`, and answers each with a
- * `ThreadReply`. Jobs that have arrived by the time it is free run two at a time, and the two
- * answers leave in one message: the server's thread then takes both in one wake-up and writes both
- * sessions in one statement (decision record 017). A job that finds the thread idle and alone
- * runs at once.
+ * The thread's code, plain JavaScript so it needs no loader. Jobs that have arrived by the time it
+ * is free run two at a time and answer in one message, so the server's thread takes both in one
+ * wake-up (decision record 017).
  */
 const threadSource = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -57,20 +54,15 @@ interface QueuedJob {
 }
 
 /**
- * Jobs a thread holds at once: the two it runs and the next two, waiting in its port, so it starts
- * the next as soon as it answers the last without waiting for the server's thread (decision records
- * 009 and 017). The rest wait here, where a job whose caller has gone is dropped before it costs a
- * hash.
+ * Jobs a thread holds at once: the two it runs and the next two, so it never waits for the server's
+ * thread between pairs. The rest wait here, where a job whose caller has gone is dropped unhashed.
  */
 export const jobsPerThread = 4;
 
 /**
- * Password hashes on threads of their own, one per core at most. On the thread pool the server
- * shares with file reads (four threads), a hash took 11-13 ms of CPU against 9 ms on a thread that
- * does nothing else (decision record 009). Threads start when the work needs them, so a command
- * that hashes once starts one. Jobs wait in one queue, in the order they came, for the first thread
- * with room; a job whose caller has gone by the time a thread has room is never run (decision
- * record 014).
+ * Password hashes on threads of their own, one per core at most, started when needed: on libuv's
+ * pool they cost more and delay file reads (decision record 009). A job whose caller has gone by
+ * the time a thread has room is never run (decision record 014).
  */
 export class HashThreads {
   readonly #threads: ThreadCalls[] = [];

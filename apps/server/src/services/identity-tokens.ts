@@ -30,8 +30,8 @@ function tokenQuery(db: Database, by: 'guid' | 'shortId', name: string) {
 type TokenQuery = ReturnType<typeof tokenQuery>;
 
 /**
- * A direct sign-in reads its token on every call: the two reads are built once per handle and
- * prepared once per connection on PostgreSQL, rather than built and planned on every call.
+ * Every lookup sign-in and uncached public read runs one of these reads: they are built once per
+ * handle and prepared once per connection on PostgreSQL, rather than built and planned per call.
  */
 const tokenQueriesFor = oncePerHandle((db) => ({
   byGuid: tokenQuery(db, 'guid', 'entry_identity_token_by_guid'),
