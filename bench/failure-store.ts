@@ -6,10 +6,9 @@ import { describeMachine, loadAverage } from './lib/machine.ts';
 import { repoRoot } from './lib/processes.ts';
 
 /**
- * Main-thread time of one failed attempt (a `take` that keeps its unit) in the in-memory failure
- * store, with more and more addresses already holding units (issue 27: the cost must not grow with
- * them). Takes run on the main thread back to back, on an injected time, cycling through the
- * addresses; each figure is the median round. Run: `npx tsx bench/failure-store.ts [rounds]`.
+ * Main-thread time of one failed attempt in the in-memory failure store as the addresses holding
+ * units grow (issue 27: the cost must not grow with them); each figure is the median round.
+ * Run: `npx tsx bench/failure-store.ts [rounds]`.
  */
 
 const populations = [10, 1_000, 100_000, 1_000_000];

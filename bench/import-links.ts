@@ -9,10 +9,9 @@ import { recreateDatabase } from './lib/postgres.ts';
 import { repoRoot } from './lib/processes.ts';
 
 /**
- * Times the operator CLI on 100,000 rows (issue: import and letter links each under 30 s): a
- * consumer import, the same file again (every row an update), and issuing one letter link per
- * consumer, on PGlite and on PostgreSQL (BENCH_POSTGRES_URL). Each step is a real
- * `tsx src/main.ts ...` process, start-up included. Run: `npx tsx bench/import-links.ts [rows]`.
+ * Times the operator CLI's import, re-import and letter links, each a real process with its
+ * start-up, on PGlite and on PostgreSQL (BENCH_POSTGRES_URL), against the import target.
+ * Run: `npx tsx bench/import-links.ts [rows]`.
  */
 
 const rows = Number(process.argv[2] ?? 100_000);

@@ -13,10 +13,9 @@ import { peerUser } from '../lib/peer-user.ts';
 import * as schema from './better-auth-schema.ts';
 
 /**
- * The peer: Better Auth with email and password, on the same kind of database as the product
- * (PGlite in BA_DATA_DIR, or PostgreSQL at BA_DATABASE_URL with the product's pool size), through
- * the same Drizzle drivers, hashing with argon2id at the product's parameters. Its own rate
- * limiter is off: the product limits only failures, and the benchmark sends none.
+ * The peer: Better Auth on the product's database kind, drivers and argon2id parameters (PGlite in
+ * BA_DATA_DIR, or PostgreSQL at BA_DATABASE_URL). Its rate limiter is off: the product limits only
+ * failures, and the benchmark sends none.
  */
 const port = Number(process.env.PORT ?? 18_095);
 const baseURL = `http://127.0.0.1:${port}`;

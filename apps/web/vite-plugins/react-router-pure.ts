@@ -5,11 +5,9 @@ const topLevelComponent = /^(var [\w$]+ = )(React\d*\.(?:forwardRef|memo)\()/gm;
 const topLevelDisplayName = /^[\w$]+\.displayName = "[\w$.]+";$/gm;
 
 /**
- * react-router defines its components as `var NavLink = React.forwardRef(...)` followed by
- * `NavLink.displayName = "NavLink"`, neither marked pure, so the bundler keeps every component
- * the app never uses (NavLink, Form and the form-submission code, about 2 KB gzipped of the
- * entry chunk, DESIGN.md section 8). This marks those calls pure and drops the names, which
- * only development tools read; unused components are then left out.
+ * react-router's components (`var NavLink = React.forwardRef(...)` and a `displayName`) are not
+ * marked pure, so the entry chunk kept those the app never uses (DESIGN.md section 8). This marks
+ * them pure and drops the names, which only development tools read.
  */
 export function reactRouterPureComponents(): Plugin {
   return {

@@ -20,11 +20,9 @@ export interface RouteFiles {
 
 export interface RoutePreloadOptions {
   /**
-   * Chunks, by name (a group of `build.rolldownOptions.output.codeSplitting`), that a document
-   * starts as module scripts of their own instead of preloading them: the browser evaluates such
-   * a chunk as soon as it arrives, while the entry chunk is still on its way, not in the task that
-   * later evaluates the page's lazy chunks. Each must import nothing, or it would wait for the
-   * entry chunk all the same.
+   * Chunks (groups of `build.rolldownOptions.output.codeSplitting`) started as module scripts of
+   * their own, so the browser evaluates them while the entry chunk still downloads. Each must
+   * import nothing, or it would wait for the entry chunk all the same.
    */
   start?: readonly string[];
 }
@@ -94,12 +92,9 @@ export function listRouteFiles<T extends ChunkFacts>(
 }
 
 /**
- * Lists, per path prefix, the lazily loaded chunks and styles of the pages under it, so the
- * server can announce them in index.html (`<link rel="modulepreload">`) and the browser fetches
- * them together with the entry chunk instead of one level after another once React asks for them
- * (Lighthouse on `/c/verify-identity`, DESIGN.md section 8); the chunks named in `options.start`
- * are started instead. What the entry chunk loads itself is left out; the entry page `/` gets
- * nothing extra.
+ * Lists, per path prefix, the lazy chunks and styles of its pages, which the server announces in
+ * index.html so the browser fetches them with the entry chunk, not one level after another
+ * (DESIGN.md section 8). What the entry chunk loads itself is left out.
  */
 export function routePreloads(routes: RoutePreloadModules, options: RoutePreloadOptions = {}): Plugin {
   let config: ResolvedConfig;

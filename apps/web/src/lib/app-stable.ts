@@ -1,8 +1,6 @@
 /**
- * How long no resource may finish loading before the app counts as stable. The page has rendered
- * by then; this keeps the service worker's registration (and its precaching) from competing with
- * whatever the page still fetches, and out of what the entry page loads before it is usable
- * (DESIGN.md section 8).
+ * How long no resource may finish loading before the app counts as stable: the service worker's
+ * precaching then competes with nothing the page still fetches (DESIGN.md section 8).
  */
 export const networkQuietMs = 2_000;
 

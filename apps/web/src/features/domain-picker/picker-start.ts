@@ -16,10 +16,9 @@ function appsHostUrl(config: AppConfig, path: string): string {
 }
 
 /**
- * What the picker does on load (spec section 2, DESIGN.md section 4). On the apps host or the bare
- * domain, the domain taken from the address decides: a provider marker in it sends the person to
- * the admin (`/a`) or customer (`/d`) portal on the apps host, otherwise the form is shown. On a
- * tenant host the tenant is looked up.
+ * What the picker does on load (spec section 2, DESIGN.md section 4): a tenant host is looked up;
+ * elsewhere a provider marker in the address's domain leads to the admin (`/a`) or customer (`/d`)
+ * portal on the apps host, and without one the form is shown.
  */
 export function pickerStartFor(hostname: string, config: AppConfig): PickerStart {
   const role = hostRoleOf(hostname, config.domain);

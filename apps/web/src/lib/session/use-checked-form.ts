@@ -34,12 +34,9 @@ function controlOf(form: HTMLFormElement, name: string): FormControl | null {
 }
 
 /**
- * A form of a few uncontrolled, named fields, checked on submission: errors show from the first
- * submission on and follow every change after it, the first field in error takes the focus, and
- * nothing is sent while one stands (the stricter display of spec section 5). `submitting` is for
- * the form's button, which stays disabled until the sending has settled. The consumer pages use
- * it instead of react-hook-form, which would be the largest script of the verification page
- * (DESIGN.md section 8).
+ * Uncontrolled fields checked on submission, then on every change (the stricter display of spec
+ * section 5); the first field in error takes the focus. The consumer pages use it instead of
+ * react-hook-form, which would be the verification page's largest script (DESIGN.md section 8).
  */
 export function useCheckedForm<Name extends string>(checks: Record<Name, FieldCheck<Name>>) {
   const names = Object.keys(checks) as Name[];

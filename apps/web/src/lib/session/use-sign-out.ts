@@ -11,10 +11,9 @@ import { sessionMessages } from './session-messages.ts';
 export type SignOutCause = 'person' | 'idle';
 
 /**
- * Signing out: the server ends the session, the token and the session keys leave storage (even
- * when the call fails, so a person on a lost connection is still signed out here), and the person
- * returns to the scope's start. A launched customer portal returns the admin to the admin portal;
- * an admin's sign-out ends the customer portal they launched in this tab too (the server ends it).
+ * Signing out clears storage even when the call fails, so a person on a lost connection is still
+ * signed out here. A launched customer portal returns to the admin portal; an admin's sign-out
+ * also forgets the customer portal launched in this tab, whose session the server ends with it.
  */
 export function useSignOut(scope: Scope, cause: SignOutCause = 'person') {
   const { api } = usePortalServices();
