@@ -44,13 +44,9 @@ function readRoutePreloads(webDistDir: string): RoutePreloads {
 }
 
 /**
- * Announces a route's lazily loaded scripts (`modulepreload`) and styles (`preload`), so the
- * browser fetches them with the entry chunk rather than one import level after another, and
- * starts its self-contained chunks as `async` module scripts, which the browser evaluates as soon
- * as they arrive, while the entry chunk is still downloading. All at low priority: the first paint
- * needs none of them, but Lighthouse counts a high-priority script that arrives before the first
- * paint as render-blocking (its first contentful paint then waited for 120 KB of them, 2 s on its
- * mobile profile).
+ * Announces a route's lazy scripts and styles, so the browser fetches them with the entry chunk,
+ * and starts self-contained chunks as `async` scripts. All at low priority: the first paint needs
+ * none, and Lighthouse counts a high-priority script arriving before it as render-blocking.
  */
 export function injectPreloads(indexHtml: string, files: RouteFiles): string {
   const fetched = 'fetchpriority="low" crossorigin';

@@ -23,10 +23,9 @@ function keepServingWithoutOutput(): void {
 }
 
 /**
- * The log on standard output, a few lines to a write: each line written on its own cost a system
- * call on the server's thread, a tenth of its CPU on a sign-in. Lines wait until 4 KiB are
- * waiting or a second has passed, and are written before the process exits, whether it stops or
- * fails; a process killed outright (SIGKILL, out of memory) loses at most that second.
+ * The log on standard output, a few lines to a write, since a system call per line was dear on the
+ * server's thread (decision record 013). Waiting lines are written before the process exits, so
+ * only a process killed outright loses them: at most the last second.
  */
 export function bufferedLogOutput(fd = 1) {
   const output = pino.destination({ dest: fd, sync: true, minLength: 4096, periodicFlush: 1000 });

@@ -36,9 +36,8 @@ export interface DatabaseHandle {
 }
 
 /**
- * PGlite's buffer cache lives in the server's own memory, and its default (128MB) is mostly held
- * from the start: a smaller one keeps the embedded database's process about 120 MB smaller, while
- * the operating system still caches the data files underneath.
+ * PGlite's buffer cache lives in the server's own memory and its default is mostly held from the
+ * start; the operating system still caches the data files underneath a smaller one.
  */
 export const pgliteSharedBuffers = '16MB';
 
@@ -153,7 +152,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   }
   const release = lockDataDir(config.dataDir);
   try {
-    // Loaded only here: PGlite's WebAssembly costs about 40 MB of memory a PostgreSQL server never needs.
+    // Loaded only here: PGlite's WebAssembly costs memory a PostgreSQL server never needs.
     const [{ PgliteThread }, { drizzle: drizzlePglite }] = await Promise.all([
       import('./pglite-thread.ts'),
       import('drizzle-orm/pglite'),

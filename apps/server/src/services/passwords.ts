@@ -2,7 +2,7 @@ import { ClientGoneError } from '../client-gone.ts';
 import { ApiError } from '../errors.ts';
 import { type Argon2Options, HashThreads } from './hash-threads.ts';
 
-/** argon2id with the OWASP minimum (m=19456 KiB, t=2, p=1): about 9 ms per hash here. */
+/** argon2id with the OWASP minimum (m=19456 KiB, t=2, p=1). */
 const argon2Options: Argon2Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
 export const minimumPasswordLength = 12;
@@ -51,7 +51,7 @@ export async function verifyPassword(
 }
 
 /**
- * zxcvbn and its dictionaries, loaded at the first password change: they hold some 20 MiB that a
+ * zxcvbn and its dictionaries, loaded at the first password change: they hold memory that a
  * server answering sign-ins has no use for.
  */
 let passwordStrength:
