@@ -2,7 +2,7 @@ import { ClientGoneError } from '../client-gone.ts';
 import { refuse } from '../refusals.ts';
 import { type Argon2Options, HashThreads } from './hash-threads.ts';
 
-/** argon2id with the OWASP minimum (m=19456 KiB, t=2, p=1): about 9 ms per hash here. */
+/** argon2id with the OWASP minimum parameters; what a hash costs is in decision record 009. */
 const argon2Options: Argon2Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
 export const minimumPasswordLength = 12;
@@ -44,8 +44,8 @@ export async function verifyPassword(
 }
 
 /**
- * zxcvbn and its dictionaries, loaded at the first password change: they hold some 20 MiB that a
- * server answering sign-ins has no use for.
+ * zxcvbn and its dictionaries, loaded at the first password change: their memory is of no use
+ * to a server answering sign-ins (decision record 009).
  */
 let passwordStrength:
   | Promise<{ check(password: string, userInputs: string[]): { score: number } }>
