@@ -495,7 +495,7 @@ const findings = [
   "  claim's plan, cached while the outbox was nearly empty, was a bitmap scan of every unsent entry",
   '  and a sort (2,057 heap blocks per claim after forty seconds), where a plan made afresh walks the',
   '  index in id order (2.3 ms). Changed: the claim is planned for each run (`SET LOCAL',
-  '  plan_cache_mode = force_custom_plan` in its own transaction, `apps/server/src/services/mail.ts`);',
+  '  plan_cache_mode = force_custom_plan` in its own transaction, `apps/server/src/stores/mail-outbox.ts`);',
   '  the runs stay level (580, 544, 564, 492, 589/s). Tried and not kept: custom plans for every',
   '  statement (direct sign-ins 1,196 -> 586/s) and a 10 s embedded vacuum (no steadier).',
   '- **Tail latency on PGlite, and the harness.** Timing each call showed where the PGlite p99s of',

@@ -1,7 +1,7 @@
 import { errorBodySchema } from '@entry/domain';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { Config } from './config.ts';
-import { ApiError, apiMessages } from './errors.ts';
+import { refuse } from './refusals.ts';
 
 /**
  * State-changing calls refuse cross-site requests (DESIGN.md, Wave 2 decisions): a browser names
@@ -49,7 +49,7 @@ export function installCrossSiteGuard(app: FastifyInstance, config: Config): voi
     const crossSite =
       request.headers['sec-fetch-site'] === 'cross-site' ||
       (origin !== undefined && !isOwnOrigin(config, origin));
-    done(crossSite ? new ApiError(403, 'NotPermitted', apiMessages.crossSite) : undefined);
+    done(crossSite ? refuse('crossSite') : undefined);
   };
 
   app.addHook('onRoute', (route) => {

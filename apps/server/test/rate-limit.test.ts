@@ -3,7 +3,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/config.ts';
-import { ApiError, handleError } from '../src/errors.ts';
+import { handleError } from '../src/errors.ts';
+import { ApiError } from '../src/refusals.ts';
 import {
   type FailureCountStore,
   failureWindowMs,

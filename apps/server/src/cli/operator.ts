@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
 import { type DatabaseHandle, openDatabase } from '../db/index.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../refusals.ts';
 import { createAuditLog } from '../services/audit.ts';
 import { resolveKbaPepper } from '../services/secrets.ts';
 import { auditCommands } from './audit.ts';

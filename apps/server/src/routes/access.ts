@@ -11,13 +11,9 @@ import { z } from 'zod';
 import { publicOrigin } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { tenants } from '../db/schema.ts';
-import { notFound } from '../errors.ts';
+import { refuse } from '../refusals.ts';
 import { readCacheFor } from '../services/read-cache.ts';
 import { hotReadOptions, keptAnswer } from './hot-read.ts';
-
-export const accessMessages = {
-  tenantNotFound: 'No organisation uses this domain.',
-} as const;
 
 export function accessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const resultOf = (tenant: typeof tenants.$inferSelect): AccessResult => ({
@@ -33,7 +29,7 @@ export function accessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const [tenant] = await find();
       return tenant === undefined ? null : keptAnswer(resultOf(tenant));
     });
-    if (result === null) throw notFound(accessMessages.tenantNotFound);
+    if (result === null) throw refuse('accessTenantNotFound');
     return result;
   };
 

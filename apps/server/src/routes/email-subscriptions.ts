@@ -10,7 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { ApiError, notFound } from '../errors.ts';
+import { refuse } from '../refusals.ts';
 import {
   findOrCreateSubscription,
   oneClickUnsubscribePath,
@@ -28,11 +28,6 @@ import {
  * unsubscribe that every mail's `List-Unsubscribe` header points at.
  */
 
-export const subscriptionMessages = {
-  notAuthorized: 'This subscription link is not valid.',
-  tenantNotFound: 'The organisation of this subscription link no longer exists.',
-} as const;
-
 export function emailSubscriptionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { db, clock, audit } = ctx;
   const response = {
@@ -44,7 +39,7 @@ export function emailSubscriptionRoutes(ctx: AppContext): FastifyPluginAsyncZod 
 
   function subjectOf(token: string): SubscriptionSubject {
     const subject = verifySubscriptionToken(ctx.subscriptionKey, token);
-    if (subject === null) throw new ApiError(401, 'NotAuthorized', subscriptionMessages.notAuthorized);
+    if (subject === null) throw refuse('subscriptionLinkInvalid');
     return subject;
   }
 
@@ -55,7 +50,7 @@ export function emailSubscriptionRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     via: string,
   ) {
     const result = await setSubscription(db, subject, unsubscribed, clock.now());
-    if (result === null) throw notFound(subscriptionMessages.tenantNotFound);
+    if (result === null) throw refuse('subscriptionTenantNotFound');
     await audit.record({
       event: 'email.subscription.change',
       outcome: 'success',
@@ -81,7 +76,7 @@ export function emailSubscriptionRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       async (request) => {
         const subject = subjectOf(request.params.token);
         const row = await findOrCreateSubscription(db, subject, clock.now());
-        if (row === null) throw notFound(subscriptionMessages.tenantNotFound);
+        if (row === null) throw refuse('subscriptionTenantNotFound');
         return toWireSubscription(row);
       },
     );
@@ -97,7 +92,7 @@ export function emailSubscriptionRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         const { EmailAddress } = request.query;
         // The address comes from the token; a different one is refused, never written.
         if (EmailAddress !== undefined && normaliseEmailAddress(EmailAddress) !== subject.emailAddress) {
-          throw new ApiError(401, 'NotAuthorized', subscriptionMessages.notAuthorized);
+          throw refuse('subscriptionLinkInvalid');
         }
         return change(request, subject, request.query.Unsubscribed, 'preferences');
       },

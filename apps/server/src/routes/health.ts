@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { migrationFiles } from '../db/index.ts';
-import { ApiError } from '../errors.ts';
+import { refuse } from '../refusals.ts';
 
 /**
  * Probes for load balancers and orchestrators: liveness (`/api/health`, the process answers) and
@@ -20,11 +20,9 @@ export const readinessTimeoutMs = 2000;
 export const healthMessages = {
   databaseUnreachable: 'The database does not answer.',
   migrationsPending: (names: string[]) => `The database lacks the migrations ${names.join(', ')}.`,
-  notReady: 'The server is not ready to take requests.',
 } as const;
 
-const notReady = (reason: string) =>
-  new ApiError(503, 'ServiceUnavailable', healthMessages.notReady, [{ field: 'database', message: reason }]);
+const notReady = (reason: string) => refuse('notReady', { errors: [{ field: 'database', message: reason }] });
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

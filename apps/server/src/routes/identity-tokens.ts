@@ -9,7 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { ApiError, notFound } from '../errors.ts';
+import { refuse } from '../refusals.ts';
 import type { LinkOpening } from '../services/audit.ts';
 import { createAuditBatcher } from '../services/audit-batch.ts';
 import { type IdentityTokenRecord, isExpired, toWireIdentityToken } from '../services/identity-tokens.ts';
@@ -18,11 +18,6 @@ import { hotReadOptions, keptAnswer } from './hot-read.ts';
 
 /** Link openings waiting to be written before readers start to wait for them. */
 const maxQueuedOpenings = 5_000;
-
-export const identityTokenMessages = {
-  tokenNotFound: 'This link is not valid.',
-  tokenExpired: 'This link has expired.',
-} as const;
 
 export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const params = z.strictObject({ token: tokenParamSchema });
@@ -64,7 +59,7 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
   async function find(tokenParam: string): Promise<IdentityTokenRecord> {
     const record = await findIdentityTokenCached(ctx.db, ctx.clock, tokenParam);
-    if (record === null) throw notFound(identityTokenMessages.tokenNotFound);
+    if (record === null) throw refuse('linkNotFound');
     return record;
   }
 
@@ -134,7 +129,7 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const record = await find(request.params.token);
         if (isExpired(record.token, ctx.clock.now())) {
-          throw new ApiError(403, 'TokenExpired', identityTokenMessages.tokenExpired);
+          throw refuse('linkExpiredOnVerify');
         }
         return answerFor(request, record);
       },

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { LaunchKind } from '../db/schema.ts';
-import { notAuthorized } from '../errors.ts';
+import { refuse } from '../refusals.ts';
 import { createLaunchToken } from '../services/launch.ts';
 import { principalOf } from '../services/sessions.ts';
 
@@ -32,7 +32,7 @@ export function launchRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
         async (request) => {
           const { staffUserId, sessionId } = principalOf(request);
-          if (staffUserId === null) throw notAuthorized();
+          if (staffUserId === null) throw refuse('notAuthorized');
           const token = await createLaunchToken(ctx, {
             adminId: staffUserId,
             adminSessionId: sessionId,

@@ -2,7 +2,7 @@ import { authTokenResultSchema, errorBodySchema, refreshRequestSchema } from '@e
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import type { Scope } from '../db/schema.ts';
-import { notAuthorized } from '../errors.ts';
+import { refuse } from '../refusals.ts';
 import { noContentSchema } from './staff-routes.ts';
 
 const scopes: Scope[] = ['admin', 'customer', 'consumer'];
@@ -22,7 +22,7 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
         async (request, reply) => {
           const refreshToken = ctx.sessions.refreshTokenOf(request);
-          if (refreshToken === undefined) throw notAuthorized();
+          if (refreshToken === undefined) throw refuse('notAuthorized');
           try {
             const result = await ctx.sessions.refresh(scope, refreshToken, request.ip);
             ctx.sessions.setRefreshCookie(reply, scope, result);

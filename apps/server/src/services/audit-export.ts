@@ -1,9 +1,8 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import { and, asc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
-import { auditLog } from '../db/schema.ts';
+import { type AuditRow, auditRowsPage } from '../stores/audit-log.ts';
 
 /** The audit log, for a time range and optionally one tenant, as CSV or JSON lines. */
 
@@ -32,8 +31,6 @@ export interface AuditExportInput {
   format: AuditExportFormat;
   output: Writable;
 }
-
-type AuditRow = typeof auditLog.$inferSelect;
 
 function toRecord(row: AuditRow) {
   return {
@@ -71,25 +68,13 @@ async function write(output: Writable, text: string): Promise<void> {
 
 /** Writes the rows in time order (then id); returns how many it wrote. */
 export async function exportAudit(db: Database, input: AuditExportInput): Promise<number> {
-  const range: SQL[] = [gte(auditLog.at, input.from), lt(auditLog.at, input.to)];
-  if (input.tenantId !== undefined) range.push(eq(auditLog.tenantId, input.tenantId));
   if (input.format === 'csv') await write(input.output, stringify([[...auditExportColumns]]));
 
   let written = 0;
   let after: { at: Date; id: number } | undefined;
   for (;;) {
-    const conditions = [...range];
-    // Keyset paging on (at, id): each page starts after the last row of the previous one.
-    if (after !== undefined)
-      conditions.push(
-        sql`(${auditLog.at}, ${auditLog.id}) > (${after.at.toISOString()}::timestamptz, ${after.id})`,
-      );
-    const rows = await db
-      .select()
-      .from(auditLog)
-      .where(and(...conditions))
-      .orderBy(asc(auditLog.at), asc(auditLog.id))
-      .limit(auditExportPageSize);
+    const { from, to, tenantId } = input;
+    const rows = await auditRowsPage(db, { from, to, tenantId, after, limit: auditExportPageSize });
     await write(input.output, render(rows, input.format));
     written += rows.length;
     const last = rows.at(-1);

@@ -1,7 +1,12 @@
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { auditLog, linkOpenings } from '../db/schema.ts';
 import type { StatementPart } from '../db/sql.ts';
+import {
+  auditRowInsert,
+  insertAuditRows,
+  insertFirstLinkOpenings,
+  type NewAuditRow,
+} from '../stores/audit-log.ts';
 
 export type AuditOutcome = 'success' | 'failure' | 'locked' | 'revoked';
 
@@ -44,12 +49,8 @@ export interface AuditLog {
   insertOf(entry: AuditEntry): StatementPart;
 }
 
-const insertText =
-  'INSERT INTO audit_log (at, event, outcome, actor, tenant_id, ip, detail) ' +
-  'VALUES ($1::timestamptz, $2::text, $3::text, $4::text, $5::integer, $6::text, $7::text::jsonb)';
-
 export function createAuditLog(db: Database, clock: Clock): AuditLog {
-  const rowOf = (entry: AuditEntry, at: Date) => ({
+  const rowOf = (entry: AuditEntry, at: Date): NewAuditRow => ({
     at,
     event: entry.event,
     outcome: entry.outcome,
@@ -60,72 +61,40 @@ export function createAuditLog(db: Database, clock: Clock): AuditLog {
   });
   return {
     async record(entry) {
-      await db.insert(auditLog).values(rowOf(entry, clock.now()));
+      await insertAuditRows(db, [rowOf(entry, clock.now())]);
     },
     async recordMany(entries) {
-      if (entries.length === 0) return;
       const at = clock.now();
-      await db.insert(auditLog).values(entries.map((entry) => rowOf(entry, at)));
+      await insertAuditRows(
+        db,
+        entries.map((entry) => rowOf(entry, at)),
+      );
     },
     async recordLinkOpenings(openings) {
       const at = clock.now();
       const hour = new Date(at.getTime() - (at.getTime() % hourMs));
-      const byKey = new Map<string, LinkOpening>();
-      for (const opening of openings) {
-        const key = `${opening.identityTokenGuid} ${opening.ip}`;
-        if (!byKey.has(key)) byKey.set(key, opening);
-      }
-      if (byKey.size === 0) return;
-      // In key order: two instances marking the same openings then wait on each other, never deadlock.
-      const marks = [...byKey.values()]
-        .map(({ identityTokenGuid, ip }) => ({ hour, identityTokenGuid, ip }))
-        .sort((a, b) => compareText(a.identityTokenGuid, b.identityTokenGuid) || compareText(a.ip, b.ip));
-      await db.transaction(async (tx) => {
-        const marked = await tx
-          .insert(linkOpenings)
-          .values(marks)
-          .onConflictDoNothing()
-          .returning({ identityTokenGuid: linkOpenings.identityTokenGuid, ip: linkOpenings.ip });
-        const firstOpenings = marked.flatMap(
-          (mark) => byKey.get(`${mark.identityTokenGuid} ${mark.ip}`) ?? [],
-        );
-        if (firstOpenings.length === 0) return;
-        await tx.insert(auditLog).values(
-          firstOpenings.map((opening) =>
-            rowOf(
-              {
-                event: 'consumer.link.opened',
-                outcome: 'success',
-                actor: `consumer:${opening.consumerId}`,
-                tenantId: opening.tenantId,
-                ip: opening.ip,
-                detail: { identityToken: opening.identityTokenGuid },
-              },
-              at,
-            ),
+      await insertFirstLinkOpenings(
+        db,
+        hour,
+        openings.map((opening) => ({
+          identityTokenGuid: opening.identityTokenGuid,
+          ip: opening.ip,
+          row: rowOf(
+            {
+              event: 'consumer.link.opened',
+              outcome: 'success',
+              actor: `consumer:${opening.consumerId}`,
+              tenantId: opening.tenantId,
+              ip: opening.ip,
+              detail: { identityToken: opening.identityTokenGuid },
+            },
+            at,
           ),
-        );
-      });
+        })),
+      );
     },
     insertOf(entry) {
-      const row = rowOf(entry, clock.now());
-      return {
-        text: insertText,
-        values: [
-          row.at.toISOString(),
-          row.event,
-          row.outcome,
-          row.actor,
-          row.tenantId,
-          row.ip,
-          JSON.stringify(row.detail),
-        ],
-      };
+      return auditRowInsert(rowOf(entry, clock.now()));
     },
   };
-}
-
-function compareText(a: string, b: string): number {
-  if (a === b) return 0;
-  return a < b ? -1 : 1;
 }

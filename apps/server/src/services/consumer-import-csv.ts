@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import { ApiError } from '../errors.ts';
+import { refuse } from '../refusals.ts';
 
 /**
  * Reading the operator's CSV files (consumer imports, letter links): a header row names the
@@ -21,10 +21,6 @@ export interface ImportProblem {
 export const maxReportedProblems = 50;
 
 export const importFileMessages = {
-  invalidFile: (count: number) =>
-    count === 1
-      ? 'The file has 1 problem; nothing was written.'
-      : `The file has ${count} problems; nothing was written.`,
   moreProblems: (count: number) => `${count} more problems are not listed.`,
   noHeader: 'The file is empty: the first line must name the columns.',
   noRows: 'The file names its columns but holds no rows.',
@@ -35,24 +31,6 @@ export const importFileMessages = {
   malformed: (reason: string) => `The line is not valid CSV: ${reason}`,
   required: 'A value is required.',
 } as const;
-
-/** Every problem of a file at once, as `InvalidImportFile`; each error item names line and column. */
-export class ImportFileError extends ApiError {
-  constructor(
-    readonly problems: ImportProblem[],
-    readonly problemCount: number = problems.length,
-  ) {
-    const listed = problems.slice(0, maxReportedProblems).map((problem) => ({
-      field: locationOf(problem),
-      message: problem.message,
-    }));
-    if (problemCount > listed.length) {
-      listed.push({ field: 'file', message: importFileMessages.moreProblems(problemCount - listed.length) });
-    }
-    super(400, 'InvalidImportFile', importFileMessages.invalidFile(problemCount), listed);
-    this.name = 'ImportFileError';
-  }
-}
 
 /** `line 4, column 3 (email)`, or `line 4` for a problem with the whole line. */
 export function locationOf(problem: Pick<ImportProblem, 'line' | 'column' | 'field'>): string {
@@ -74,9 +52,14 @@ export class ProblemList {
     return this.count === 0;
   }
 
-  /** Throws the file's ImportFileError when it has any problem. */
+  /** Throws every problem of the file at once, as `InvalidImportFile`, when it has any. */
   throwIfAny(): void {
-    if (this.count > 0) throw new ImportFileError(this.kept, this.count);
+    if (this.count === 0) return;
+    const listed = this.kept.map((problem) => ({ field: locationOf(problem), message: problem.message }));
+    if (this.count > listed.length) {
+      listed.push({ field: 'file', message: importFileMessages.moreProblems(this.count - listed.length) });
+    }
+    throw refuse('invalidImportFile', this.count, { errors: listed });
   }
 }
 

@@ -151,7 +151,7 @@ async function upsertBatch(
 
 /**
  * Streams the file, validating every row and writing in batches inside one transaction. Any
- * problem rolls everything back and is thrown as ImportFileError (InvalidImportFile).
+ * problem rolls everything back and is thrown as one InvalidImportFile refusal.
  */
 export async function importConsumers(
   db: Database,

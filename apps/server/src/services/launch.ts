@@ -3,17 +3,12 @@ import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { type LaunchKind, launchTokens, staffUsers, tenants } from '../db/schema.ts';
 import { executeRows } from '../db/sql.ts';
-import { ApiError, apiMessages, notFound } from '../errors.ts';
+import { refuse } from '../refusals.ts';
 import { endingCause, endingInstants } from './session-endings.ts';
 import { hashToken, randomToken } from './sessions.ts';
 import { staffRoleIds } from './staff-roles.ts';
 
 export const launchTokenLifetimeMs = 60_000;
-
-export const launchMessages = {
-  tenantNotFound: 'No customer has this id.',
-  tokenNotFound: 'This launch link is not valid.',
-} as const;
 
 /** An admin opens a customer's portal (or its dash billing): a single-use token valid 60 s. */
 export async function createLaunchToken(
@@ -24,7 +19,7 @@ export async function createLaunchToken(
     .select({ id: tenants.id })
     .from(tenants)
     .where(eq(tenants.id, input.customerId));
-  if (tenant === undefined) throw notFound(launchMessages.tenantNotFound);
+  if (tenant === undefined) throw refuse('launchTenantNotFound');
   const token = randomToken();
   const now = ctx.clock.now();
   await ctx.db.insert(launchTokens).values({
@@ -99,7 +94,7 @@ export async function signInWithLaunchToken(
   const hash = hashToken(token);
   const now = ctx.clock.now();
   const [found] = await ctx.db.select().from(launchTokens).where(eq(launchTokens.hash, hash));
-  if (found === undefined) throw notFound(launchMessages.tokenNotFound);
+  if (found === undefined) throw refuse('launchTokenNotFound');
   const [claimed] = await claimLaunchToken(ctx, hash, now);
   if (claimed === undefined) {
     await ctx.audit.record({
@@ -110,7 +105,7 @@ export async function signInWithLaunchToken(
       ip,
       detail: { reason: await refusalOf(ctx, found, now) },
     });
-    throw new ApiError(400, 'InvalidState', apiMessages.invalidLaunchToken);
+    throw refuse('invalidLaunchToken');
   }
   const adminId = Number(claimed.admin_id);
   const result = await ctx.sessions.createSession({

@@ -1,9 +1,15 @@
-import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { mailOutbox } from '../db/schema.ts';
 import type { StatementPart } from '../db/sql.ts';
+import {
+  claimDueMail,
+  insertOutboxMail,
+  markOutboxMailFailed,
+  markOutboxMailSent,
+  type NewOutboxMail,
+  outboxMailInsert,
+} from '../stores/mail-outbox.ts';
 
 export interface OutgoingMail {
   from: string;
@@ -106,11 +112,6 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), maxBackoffMs);
 }
 
-const insertText =
-  'INSERT INTO mail_outbox (tenant_id, to_address, subject, text_body, html_body, headers, created_at, ' +
-  'next_attempt_at) VALUES ($1::integer, $2::text, $3::text, $4::text, $5::text, $6::text::jsonb, ' +
-  '$7::timestamptz, $7::timestamptz)';
-
 export function createMailService(deps: {
   db: Database;
   config: Pick<Config, 'mailFrom'>;
@@ -123,46 +124,19 @@ export function createMailService(deps: {
   let timer: NodeJS.Timeout | undefined;
 
   /**
-   * Claims up to a batch of due mails for this instance in one statement: the rows another
-   * instance is claiming at the same moment are skipped, and a claim expires after the lease, so a
-   * mail is sent again only when the instance that claimed it stopped before marking it sent.
-   *
-   * The statement is planned for each claim, never from a cached plan: the outbox grows from empty
-   * as a mailing starts, and the plan the embedded database cached from the first claims (a bitmap
-   * scan of every unsent entry, then a sort) read every mail queued since the last vacuum, 2.5 ms
-   * a claim at first and 27 ms forty seconds later, while the lookup sign-ins that queued them
-   * waited behind it.
-   */
-  async function claimDue(): Promise<(typeof mailOutbox.$inferSelect)[]> {
-    const now = clock.now();
-    const claimed = await db.transaction(async (tx) => {
-      await tx.execute(sql`SET LOCAL plan_cache_mode = force_custom_plan`);
-      const due = tx
-        .select({ id: mailOutbox.id })
-        .from(mailOutbox)
-        .where(and(isNull(mailOutbox.sentAt), lte(mailOutbox.nextAttemptAt, now)))
-        .orderBy(asc(mailOutbox.id))
-        .limit(batchSize)
-        .for('update', { skipLocked: true });
-      return tx
-        .update(mailOutbox)
-        .set({ nextAttemptAt: new Date(now.getTime() + leaseMs) })
-        .where(inArray(mailOutbox.id, due))
-        .returning();
-    });
-    return claimed.sort((a, b) => a.id - b.id);
-  }
-
-  /**
-   * Sends what is due, batch by batch, in order. A batch's sent mails are marked in one statement
-   * once it is through: on a mailing day every lookup sign-in queues a code, and a statement per
-   * mail let the codes fall minutes behind the sign-ins. A crash mid-batch sends that batch's sent
-   * mails again after the lease, as a crash between sending and marking always could.
+   * Sends what is due, batch by batch, in order, each batch claimed for a lease. A batch's sent
+   * mails are marked together once it is through, so the codes of a mailing day keep up with the
+   * sign-ins; a crash mid-batch sends that batch's sent mails again after the lease.
    */
   async function deliverPending(): Promise<number> {
     let sent = 0;
     for (;;) {
-      const batch = await claimDue();
+      const now = clock.now();
+      const batch = await claimDueMail(db, {
+        now,
+        leaseUntil: new Date(now.getTime() + leaseMs),
+        limit: batchSize,
+      });
       if (batch.length === 0) return sent;
       const sentIds: number[] = [];
       for (const row of batch) {
@@ -178,24 +152,19 @@ export function createMailService(deps: {
           sentIds.push(row.id);
         } catch (error) {
           const attempts = row.attempts + 1;
-          await db
-            .update(mailOutbox)
-            .set({
-              attempts,
-              lastError: error instanceof Error ? error.message : String(error),
-              nextAttemptAt: new Date(clock.now().getTime() + retryDelayMs(attempts)),
-            })
-            .where(eq(mailOutbox.id, row.id));
+          await markOutboxMailFailed(db, row.id, {
+            attempts,
+            lastError: error instanceof Error ? error.message : String(error),
+            nextAttemptAt: new Date(clock.now().getTime() + retryDelayMs(attempts)),
+          });
         }
       }
-      if (sentIds.length > 0) {
-        await db.update(mailOutbox).set({ sentAt: clock.now() }).where(inArray(mailOutbox.id, sentIds));
-      }
+      await markOutboxMailSent(db, sentIds, clock.now());
       sent += sentIds.length;
     }
   }
 
-  function outboxRow(input: EnqueueMailInput) {
+  function outboxRow(input: EnqueueMailInput): NewOutboxMail {
     const links = input.unsubscribe;
     const text =
       links === null ? `${input.text}\n` : `${input.text}\n\n${mailTexts.optOutText} ${links.pageUrl}\n`;
@@ -239,25 +208,12 @@ export function createMailService(deps: {
 
   return {
     async enqueueMail(input) {
-      const [row] = await db.insert(mailOutbox).values(outboxRow(input)).returning({ id: mailOutbox.id });
-      if (row === undefined) throw new Error('mail insert returned no row');
+      const id = await insertOutboxMail(db, outboxRow(input));
       kick();
-      return row.id;
+      return id;
     },
     insertOf(input) {
-      const row = outboxRow(input);
-      return {
-        text: insertText,
-        values: [
-          row.tenantId,
-          row.toAddress,
-          row.subject,
-          row.textBody,
-          row.htmlBody,
-          JSON.stringify(row.headers),
-          row.createdAt.toISOString(),
-        ],
-      };
+      return outboxMailInsert(outboxRow(input));
     },
     deliverSoon: kick,
     deliverPending,

@@ -21,7 +21,7 @@ import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { consumers, identityTokens } from '../db/schema.ts';
 import { executeRows } from '../db/sql.ts';
-import { ApiError, invalidValue } from '../errors.ts';
+import { refuse } from '../refusals.ts';
 import {
   type ColumnSpec,
   type CsvRow,
@@ -63,10 +63,6 @@ export const linkOutputColumns = [
 ] as const;
 
 export const mailingMessages = {
-  name: 'The mailing name must start with a letter or digit and have at most 100 letters, digits, dots, hyphens or underscores.',
-  otherTenant: (mailing: string) =>
-    `The mailing "${mailing}" belongs to another tenant; choose another name.`,
-  notFound: (mailing: string) => `There is no mailing named "${mailing}".`,
   signInType: `The sign-in type must be one of ${signInTypes.join(', ')}.`,
   target: 'The target must be a target code from 0 to 7.',
   targetIdWithoutTarget: 'A target id needs a target code in the target column.',
@@ -90,7 +86,7 @@ const intervalLength = validators.lengthRange(1, 50);
 const dayMs = 86_400_000;
 
 export function assertMailingName(name: string): void {
-  if (!mailingNamePattern.test(name)) throw invalidValue('mailing', mailingMessages.name);
+  if (!mailingNamePattern.test(name)) throw refuse('invalidMailingName');
 }
 
 /** `mailing-20250101-120000`: a name for a mailing the operator did not name. */
@@ -384,8 +380,7 @@ export async function issueLinks(db: Database, input: IssueLinksInput): Promise<
         .select({ count: count() })
         .from(identityTokens)
         .where(and(eq(identityTokens.mailingId, mailing), ne(identityTokens.tenantId, tenant.customerId)));
-      if ((foreign?.count ?? 0) > 0)
-        throw new ApiError(409, 'DuplicateValue', mailingMessages.otherTenant(mailing));
+      if ((foreign?.count ?? 0) > 0) throw refuse('mailingOfOtherTenant', mailing);
 
       let batch: LinkRequest[] = [];
       for await (const row of readCsvRows(input.file, linkColumns, problems)) {
@@ -424,7 +419,7 @@ export async function revokeMailing(
     .from(identityTokens)
     .where(eq(identityTokens.mailingId, mailing))
     .limit(1);
-  if (existing === undefined) throw new ApiError(404, 'ItemNotFound', mailingMessages.notFound(mailing));
+  if (existing === undefined) throw refuse('mailingNotFound', mailing);
   const revoked = await db
     .update(identityTokens)
     .set({ revokedAt: clock.now() })

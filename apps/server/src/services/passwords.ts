@@ -1,5 +1,5 @@
 import { ClientGoneError } from '../client-gone.ts';
-import { ApiError } from '../errors.ts';
+import { refuse } from '../refusals.ts';
 import { type Argon2Options, HashThreads } from './hash-threads.ts';
 
 /** argon2id with the OWASP minimum (m=19456 KiB, t=2, p=1). */
@@ -7,13 +7,6 @@ const argon2Options: Argon2Options = { algorithm: 2, memoryCost: 19_456, timeCos
 
 export const minimumPasswordLength = 12;
 export const minimumPasswordScore = 3;
-
-export const passwordMessages = {
-  tooShort: `The new password must be at least ${minimumPasswordLength} characters long.`,
-  tooGuessable:
-    'The new password is too easy to guess. Use a longer one, for example a few unrelated words; ' +
-    'avoid names, dates, common words and keyboard patterns.',
-} as const;
 
 const hashThreads = new HashThreads();
 
@@ -69,14 +62,10 @@ function loadPasswordStrength() {
 /** Throws 400 WeakPassword unless the password is long enough and hard to guess; no composition rules. */
 export async function assertStrongPassword(password: string, userInputs: string[] = []): Promise<void> {
   if (password.length < minimumPasswordLength) {
-    throw new ApiError(400, 'WeakPassword', passwordMessages.tooShort, [
-      { field: 'newPassword', message: passwordMessages.tooShort },
-    ]);
+    throw refuse('passwordTooShort', minimumPasswordLength);
   }
   const zxcvbn = await loadPasswordStrength();
   if (zxcvbn.check(password, userInputs).score < minimumPasswordScore) {
-    throw new ApiError(400, 'WeakPassword', passwordMessages.tooGuessable, [
-      { field: 'newPassword', message: passwordMessages.tooGuessable },
-    ]);
+    throw refuse('passwordTooGuessable');
   }
 }

@@ -8,7 +8,7 @@ import type {
 import type { Redis } from 'ioredis';
 import { clientClosedRequest } from '../client-gone.ts';
 import type { Clock } from '../config.ts';
-import { ApiError } from '../errors.ts';
+import { type ApiError, refuse } from '../refusals.ts';
 
 /**
  * Per-IP budgets of failed attempts (DESIGN.md section 5). Only failures (4xx answers) are kept,
@@ -161,12 +161,6 @@ declare module 'fastify' {
   }
 }
 
-export const rateLimitMessage = 'Too many failed attempts from your network. Please try again later.';
-
-export function tooManyRequests(): ApiError {
-  return new ApiError(429, 'ToManyRequests', rateLimitMessage);
-}
-
 export interface FailureLimiterOptions {
   store: FailureCountStore;
   /** Failures per address per window before 429 (`RATE_LIMIT_FAILURES`). */
@@ -210,7 +204,7 @@ export function installFailureLimiter(app: FastifyInstance, options: FailureLimi
     }
     await store.giveBack(request.ip, unit.window).catch((error: unknown) => storeDown(request, error));
     reply.header('retry-after', String(retryAfterSeconds(unit, limit, now)));
-    return tooManyRequests();
+    return refuse('tooManyRequests');
   };
 
   const payBeforeAttempt: onRequestHookHandler = (request, reply, done) => {

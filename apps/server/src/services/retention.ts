@@ -1,8 +1,10 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { executeRows } from '../db/sql.ts';
 import { runPeriodically } from '../periodic.ts';
+import { deleteLinkOpeningMarksBefore } from '../stores/audit-log.ts';
+import { deleteOutboxMailSentBefore } from '../stores/mail-outbox.ts';
 
 /**
  * How long an ended session and a sent mail are kept (decision record 006). The audit
@@ -34,43 +36,24 @@ export interface Pruned {
  * `SKIP LOCKED`: instances pruning at the same time each take other rows, and a session a sign-in
  * is writing is left for the next run.
  */
-const deleteEndedSessions = (cutoff: Date) => sql`
+const deleteEndedSessions = (cutoff: Date, limit: number) => sql`
   WITH ended AS (
     SELECT s.id FROM sessions s
     WHERE s.created_at < ${cutoff}
       AND (s.revoked_at < ${cutoff}
         OR NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.session_id = s.id AND t.expires_at >= ${cutoff}))
-    LIMIT ${pruneBatchSize}
+    LIMIT ${limit}
     FOR UPDATE OF s SKIP LOCKED
   ),
   tokens AS (DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM ended)),
   codes AS (DELETE FROM mfa_codes WHERE session_id IN (SELECT id FROM ended))
   DELETE FROM sessions WHERE id IN (SELECT id FROM ended) RETURNING 1 AS deleted`;
 
-/** Mail sent before the cutoff: its body (a code, a reset link) has no use left. */
-const deleteSentMail = (cutoff: Date) => sql`
-  WITH sent AS (
-    SELECT id FROM mail_outbox WHERE sent_at < ${cutoff}
-    LIMIT ${pruneBatchSize}
-    FOR UPDATE SKIP LOCKED
-  )
-  DELETE FROM mail_outbox WHERE id IN (SELECT id FROM sent) RETURNING 1 AS deleted`;
-
-/** Marks of link openings audited in an hour before the cutoff: only the current hour's decide. */
-const deletePastLinkOpenings = (cutoff: Date) => sql`
-  WITH past AS (
-    SELECT hour, identity_token_guid, ip FROM link_openings WHERE hour < ${cutoff}
-    LIMIT ${pruneBatchSize}
-    FOR UPDATE SKIP LOCKED
-  )
-  DELETE FROM link_openings l USING past
-  WHERE (l.hour, l.identity_token_guid, l.ip) = (past.hour, past.identity_token_guid, past.ip)
-  RETURNING 1 AS deleted`;
-
-async function deleteInBatches(db: Database, statement: SQL): Promise<number> {
+/** Runs `deleteBatch` (up to `pruneBatchSize` rows each time) until a batch comes short; answers the total. */
+async function deleteInBatches(deleteBatch: (limit: number) => Promise<number>): Promise<number> {
   let total = 0;
   for (;;) {
-    const deleted = (await executeRows<{ deleted: number }>(db, statement)).length;
+    const deleted = await deleteBatch(pruneBatchSize);
     total += deleted;
     if (deleted < pruneBatchSize) return total;
   }
@@ -79,13 +62,15 @@ async function deleteInBatches(db: Database, statement: SQL): Promise<number> {
 /** Deletes the sessions and sent mail that passed their retention at `now`, and past link-opening marks. */
 export async function pruneExpiredRows(db: Database, now: Date): Promise<Pruned> {
   const cutoff = new Date(now.getTime() - retentionMs);
+  // Sent mail's body (a code, a reset link) has no use left; only the current hour's marks decide.
+  const marksCutoff = new Date(now.getTime() - linkOpeningMarkMs);
   return {
-    sessions: await deleteInBatches(db, deleteEndedSessions(cutoff)),
-    sentMail: await deleteInBatches(db, deleteSentMail(cutoff)),
-    linkOpenings: await deleteInBatches(
-      db,
-      deletePastLinkOpenings(new Date(now.getTime() - linkOpeningMarkMs)),
+    sessions: await deleteInBatches(
+      async (limit) =>
+        (await executeRows<{ deleted: number }>(db, deleteEndedSessions(cutoff, limit))).length,
     ),
+    sentMail: await deleteInBatches((limit) => deleteOutboxMailSentBefore(db, cutoff, limit)),
+    linkOpenings: await deleteInBatches((limit) => deleteLinkOpeningMarksBefore(db, marksCutoff, limit)),
   };
 }
 

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { passwordResetTokens, type StaffKind, sessions, staffUsers, tenants } from '../db/schema.ts';
 import { sqlOf } from '../db/sql.ts';
-import { ApiError, apiMessages, notFound } from '../errors.ts';
+import { ApiError, refuse } from '../refusals.ts';
 import type { AuditEntry } from './audit.ts';
 import { type LockPolicy, type LockState, lockedAfter, lockStateOf, quietResetMs } from './kba-locks.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords.ts';
@@ -24,9 +24,6 @@ export const staffMailTexts = {
 } as const;
 
 type StaffUser = typeof staffUsers.$inferSelect;
-
-const userInvalidSignIn = () => new ApiError(401, 'InvalidSignIn', apiMessages.invalidSignIn);
-const userLocked = () => new ApiError(401, 'UserLocked', apiMessages.userLocked);
 
 export const normaliseUsername = (username: string) => username.trim().toLowerCase();
 
@@ -180,7 +177,7 @@ async function checkPassword(check: PasswordCheck): Promise<StaffUser> {
         ip,
         detail: { reason: 'unknown user' },
       });
-      throw userInvalidSignIn();
+      throw refuse('invalidSignIn');
     }
     await ctx.audit.record({
       event,
@@ -189,7 +186,7 @@ async function checkPassword(check: PasswordCheck): Promise<StaffUser> {
       tenantId: user.tenantId,
       ip,
     });
-    throw userLocked().retryAt(user.lockedUntil, ctx.clock.now());
+    throw refuse('userLocked', { retryAt: { until: user.lockedUntil, now: ctx.clock.now() } });
   }
   const matches = await verifyPassword(reserved.passwordHash, password, clientGone).catch(
     async (error: unknown) => {
@@ -208,7 +205,9 @@ async function checkPassword(check: PasswordCheck): Promise<StaffUser> {
     ip,
     detail: { reason: 'wrong password' },
   });
-  throw locks ? userLocked().retryAt(lockedUntil, ctx.clock.now()) : userInvalidSignIn();
+  throw locks
+    ? refuse('userLocked', { retryAt: { until: lockedUntil, now: ctx.clock.now() } })
+    : refuse('invalidSignIn');
 }
 
 /** A right password that proves nothing: the user was disabled or the password changed during the check. */
@@ -222,7 +221,7 @@ async function refuseChangedDuringCheck(check: PasswordCheck, reserved: StaffUse
     ip,
     detail: { reason: 'changed during the check' },
   });
-  throw userInvalidSignIn();
+  throw refuse('invalidSignIn');
 }
 
 export async function staffSignIn(
@@ -246,7 +245,7 @@ export async function staffSignIn(
       ip,
       detail: { reason: 'password expired' },
     });
-    throw new ApiError(401, 'PasswordExpired', apiMessages.passwordExpired);
+    throw refuse('passwordExpired');
   }
   // The audit row commits with the session, in its one statement; the name the token carries is
   // the user's as the password check left the row.
@@ -414,9 +413,7 @@ export type PasswordChange =
 /** A refusal of the current password, said as such: unknown users get the same answer. */
 function asWrongCurrentPassword(error: unknown): never {
   if (error instanceof ApiError && error.errorCode === 'InvalidSignIn') {
-    throw new ApiError(401, 'InvalidSignIn', apiMessages.wrongCurrentPassword, [
-      { field: 'currentPassword', message: apiMessages.wrongCurrentPassword },
-    ]);
+    throw refuse('wrongCurrentPassword');
   }
   throw error;
 }
@@ -439,10 +436,10 @@ export async function changePassword(
       .from(passwordResetTokens)
       .innerJoin(staffUsers, eq(staffUsers.id, passwordResetTokens.userId))
       .where(and(eq(passwordResetTokens.hash, hash), eq(staffUsers.kind, kind)));
-    if (found === undefined) throw notFound();
+    if (found === undefined) throw refuse('itemNotFound');
     const now = ctx.clock.now();
     if (found.token.usedAt !== null || found.token.expiresAt.getTime() <= now.getTime()) {
-      throw new ApiError(409, 'InvalidState', apiMessages.invalidResetToken);
+      throw refuse('invalidResetToken');
     }
     await assertStrongPassword(change.newPassword, [
       found.user.username,
@@ -461,7 +458,7 @@ export async function changePassword(
         ),
       )
       .returning({ hash: passwordResetTokens.hash });
-    if (claimed === undefined) throw new ApiError(409, 'InvalidState', apiMessages.invalidResetToken);
+    if (claimed === undefined) throw refuse('invalidResetToken');
     // Whoever holds the mailbox may unlock the account.
     await setPassword(
       ctx,

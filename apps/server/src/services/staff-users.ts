@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { validatorMessages, validators } from '@entry/domain';
+import { validators } from '@entry/domain';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { passwordResetTokens, type StaffKind, sessions, staffUsers } from '../db/schema.ts';
-import { ApiError, invalidValue } from '../errors.ts';
+import { refuse } from '../refusals.ts';
 import { hashPassword } from './passwords.ts';
 import { hashToken, randomToken } from './sessions.ts';
 import { normaliseUsername, resetPasswordUrl } from './staff-auth.ts';
@@ -16,15 +16,6 @@ export const initialPasswordLinkHours = 72;
 
 const usernameLength = validators.lengthRange(3, 100);
 const usernamePattern = /^[a-z0-9][a-z0-9._@-]*$/;
-
-export const staffUserMessages = {
-  username: 'The username must have 3 to 100 characters: letters, digits, dots, hyphens, underscores or @.',
-  displayName: 'The display name must have 1 to 200 characters.',
-  tenantRequired: 'A customer user belongs to a tenant: name it with --tenant.',
-  tenantForbidden: 'An admin user belongs to no tenant: leave out --tenant.',
-  duplicate: (kind: StaffKind, username: string) => `There is already a ${kind} user named "${username}".`,
-  notFound: (kind: StaffKind, username: string) => `There is no ${kind} user named "${username}".`,
-} as const;
 
 export interface NewStaffUser {
   kind: StaffKind;
@@ -48,7 +39,7 @@ export interface CreatedStaffUser {
 function checkedUsername(username: string): string {
   const value = normaliseUsername(username);
   if (usernameLength(value) !== null || value === '' || !usernamePattern.test(value)) {
-    throw invalidValue('username', staffUserMessages.username);
+    throw refuse('invalidUsername');
   }
   return value;
 }
@@ -61,16 +52,16 @@ export async function createStaffUser(
 ): Promise<CreatedStaffUser> {
   const username = checkedUsername(input.username);
   const email = input.email.trim();
-  if (email === '' || validators.email(email) !== null) throw invalidValue('email', validatorMessages.email);
+  if (email === '' || validators.email(email) !== null) throw refuse('invalidEmail');
   const displayName = (input.displayName ?? username).trim();
   if (displayName === '' || displayName.length > 200) {
-    throw invalidValue('displayName', staffUserMessages.displayName);
+    throw refuse('invalidDisplayName');
   }
   if (input.kind === 'customer' && input.tenant === undefined) {
-    throw invalidValue('tenant', staffUserMessages.tenantRequired);
+    throw refuse('tenantRequired');
   }
   if (input.kind === 'admin' && input.tenant !== undefined) {
-    throw invalidValue('tenant', staffUserMessages.tenantForbidden);
+    throw refuse('tenantForbidden');
   }
   const tenantId = input.tenant === undefined ? null : (await tenantBySubdomain(db, input.tenant)).customerId;
 
@@ -86,7 +77,7 @@ export async function createStaffUser(
       .from(staffUsers)
       .where(and(eq(staffUsers.kind, input.kind), eq(staffUsers.username, username)));
     if (existing !== undefined) {
-      throw new ApiError(409, 'DuplicateValue', staffUserMessages.duplicate(input.kind, username));
+      throw refuse('duplicateStaffUser', { kind: input.kind, username });
     }
     const [row] = await tx
       .insert(staffUsers)
@@ -124,8 +115,7 @@ async function findStaffUser(db: Database, kind: StaffKind, username: string): P
     .select({ id: staffUsers.id })
     .from(staffUsers)
     .where(and(eq(staffUsers.kind, kind), eq(staffUsers.username, normalised)));
-  if (row === undefined)
-    throw new ApiError(404, 'ItemNotFound', staffUserMessages.notFound(kind, normalised));
+  if (row === undefined) throw refuse('staffUserNotFound', { kind, username: normalised });
   return row;
 }
 

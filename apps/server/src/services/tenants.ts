@@ -3,7 +3,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { type TenantSettings, tenants } from '../db/schema.ts';
-import { ApiError, invalidValue } from '../errors.ts';
+import { refuse } from '../refusals.ts';
 
 /** Host names the product itself uses on the public domain (DESIGN.md section 5). */
 export const reservedSubdomains = ['apps', 'api', 'www'] as const;
@@ -11,17 +11,6 @@ export const reservedSubdomains = ['apps', 'api', 'www'] as const;
 /** The first customer id handed out when the operator does not choose one. */
 const firstCustomerId = 1001;
 const maxNameLength = 200;
-
-export const tenantMessages = {
-  reserved: (subdomain: string) =>
-    `The subdomain "${subdomain}" is reserved: it is one of ${reservedSubdomains.join(', ')} or holds a domain marker.`,
-  duplicateSubdomain: (subdomain: string) => `A tenant with the subdomain "${subdomain}" already exists.`,
-  duplicateCustomerId: (customerId: number) => `A tenant with the customer id ${customerId} already exists.`,
-  nameRequired: `The tenant name must have 1 to ${maxNameLength} characters.`,
-  maxPasswordAge: 'The maximum password age must be a whole number of days from 1 to 3650.',
-  customerId: 'The customer id must be a positive whole number.',
-  notFound: (subdomain: string) => `There is no tenant with the subdomain "${subdomain}".`,
-} as const;
 
 export interface Tenant {
   customerId: number;
@@ -56,19 +45,18 @@ export function isReservedSubdomain(
 
 function assertValidNewTenant(input: NewTenant, config: Config): void {
   const subdomainError = validateSubdomainField(input.subdomain);
-  if (subdomainError !== null) throw invalidValue('subdomain', subdomainError.message);
+  if (subdomainError !== null) throw refuse('invalidSubdomain', subdomainError.message);
   if (isReservedSubdomain(input.subdomain, config)) {
-    const message = tenantMessages.reserved(input.subdomain);
-    throw new ApiError(400, 'ReservedValue', message, [{ field: 'subdomain', message }]);
+    throw refuse('reservedSubdomain', { subdomain: input.subdomain, reserved: reservedSubdomains });
   }
   const name = input.name.trim();
-  if (name === '' || name.length > maxNameLength) throw invalidValue('name', tenantMessages.nameRequired);
+  if (name === '' || name.length > maxNameLength) throw refuse('invalidTenantName', maxNameLength);
   const age = input.maxPasswordAgeDays;
   if (age !== undefined && age !== null && (!Number.isInteger(age) || age < 1 || age > 3650)) {
-    throw invalidValue('maxPasswordAgeDays', tenantMessages.maxPasswordAge);
+    throw refuse('invalidMaxPasswordAge');
   }
   if (input.customerId !== undefined && (!Number.isInteger(input.customerId) || input.customerId < 1)) {
-    throw invalidValue('customerId', tenantMessages.customerId);
+    throw refuse('invalidCustomerId');
   }
 }
 
@@ -95,7 +83,7 @@ export async function createTenant(
       .from(tenants)
       .where(eq(tenants.subdomain, input.subdomain));
     if (bySubdomain !== undefined) {
-      throw new ApiError(409, 'DuplicateValue', tenantMessages.duplicateSubdomain(input.subdomain));
+      throw refuse('duplicateSubdomain', input.subdomain);
     }
     let customerId = input.customerId;
     if (customerId === undefined) {
@@ -106,7 +94,7 @@ export async function createTenant(
     } else {
       const [byId] = await tx.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, customerId));
       if (byId !== undefined) {
-        throw new ApiError(409, 'DuplicateValue', tenantMessages.duplicateCustomerId(customerId));
+        throw refuse('duplicateCustomerId', customerId);
       }
     }
     const [row] = await tx
@@ -135,6 +123,6 @@ export async function listTenants(db: Database): Promise<Tenant[]> {
 /** The tenant of a subdomain; 404 ItemNotFound when there is none. */
 export async function tenantBySubdomain(db: Database, subdomain: string): Promise<Tenant> {
   const [row] = await db.select().from(tenants).where(eq(tenants.subdomain, subdomain));
-  if (row === undefined) throw new ApiError(404, 'ItemNotFound', tenantMessages.notFound(subdomain));
+  if (row === undefined) throw refuse('tenantNotFound', subdomain);
   return toTenant(row);
 }

@@ -1,0 +1,38 @@
+import { getTableColumns, getTableName } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { StatementPart } from './sql.ts';
+
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** A JSON value goes as text, which both drivers pass unchanged; every other value as its column's type. */
+const castOf = (column: PgColumn) => (column.getSQLType() === 'jsonb' ? 'text::jsonb' : column.getSQLType());
+
+/**
+ * The insert of rows into `table`, built from the schema once: a fixed text for each number of
+ * rows, each placeholder cast to its column's type, each value as the column hands it to the
+ * driver. A part, so it can join the statement of the writes it belongs to.
+ */
+export function rowsInsert<Table extends PgTable, Key extends keyof Table['$inferInsert'] & string>(
+  table: Table,
+  keys: readonly Key[],
+): (rows: readonly Required<Pick<Table['$inferInsert'], Key>>[]) => StatementPart {
+  const byKey: Record<string, PgColumn> = getTableColumns(table);
+  const columns = keys.map((key) => {
+    const column = byKey[key];
+    if (column === undefined) throw new Error(`${getTableName(table)} has no column ${key}`);
+    return { key, column };
+  });
+  const head = `INSERT INTO ${quoted(getTableName(table))} (${columns.map(({ column }) => quoted(column.name)).join(', ')}) VALUES `;
+  const tuple = (row: number) =>
+    `(${columns.map(({ column }, index) => `$${row * columns.length + index + 1}::${castOf(column)}`).join(', ')})`;
+  const oneRow = head + tuple(0);
+  return (rows) => ({
+    text: rows.length === 1 ? oneRow : head + rows.map((_row, index) => tuple(index)).join(', '),
+    values: rows.flatMap((row) =>
+      columns.map(({ key, column }) => {
+        const value: unknown = row[key];
+        return value === null || value === undefined ? null : column.mapToDriverValue(value);
+      }),
+    ),
+  });
+}

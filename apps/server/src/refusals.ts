@@ -1,0 +1,402 @@
+import { type ErrorBody, type ErrorCode, validatorMessages } from '@entry/domain';
+
+/**
+ * Every refusal the server answers: its status, error code and message, by name. It mirrors the
+ * status table of DESIGN.md section 5 ("Errors"); the spec leaves the message texts open.
+ */
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** The one error type the server throws on purpose; the error handler turns it into the error body. */
+export class ApiError extends Error {
+  /** Sent as `Retry-After`: when the refused caller may try again. */
+  retryAfterSeconds: number | undefined;
+
+  constructor(
+    readonly status: number,
+    readonly errorCode: ErrorCode,
+    message: string,
+    readonly errors: FieldError[] = [],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** This refusal, saying that the caller may try again at `until`, when that is known. */
+  retryAt(until: Date | null, now: Date): this {
+    if (until !== null)
+      this.retryAfterSeconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+    return this;
+  }
+
+  toBody(): ErrorBody {
+    return { errorCode: this.errorCode, message: this.message, errors: this.errors };
+  }
+}
+
+interface RefusalRow {
+  status: number;
+  errorCode: ErrorCode;
+  /** A function when the text names the refused value; it takes one argument, the detail. */
+  message: string | ((detail: never) => string);
+  /** The fields the error items name, each with the refusal's message. */
+  fields?: readonly string[];
+}
+
+const linkNotFound = 'This link is not valid.';
+const linkExpired = 'This link has expired.';
+const unsupportedMediaType = 'The request body has a content type this call does not accept.';
+
+export const refusals = {
+  // On every call (DESIGN.md: "deliberately on every call").
+  invalidValue: { status: 400, errorCode: 'InvalidValue', message: 'The request is not valid.' },
+  invalidJson: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'The request body is not valid JSON.',
+    fields: ['body'],
+  },
+  nulCharacter: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'The value must not contain a NUL character.',
+    fields: ['body'],
+  },
+  bodyTooLarge: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'The request body is too large.',
+    fields: ['body'],
+  },
+  invalidContentLength: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: unsupportedMediaType,
+    fields: ['body'],
+  },
+  unsupportedMediaType: {
+    status: 415,
+    errorCode: 'InvalidValue',
+    message: unsupportedMediaType,
+    fields: ['body'],
+  },
+  notAuthorized: {
+    status: 401,
+    errorCode: 'NotAuthorized',
+    message: 'You are not signed in, or your session has ended.',
+  },
+  notPermitted: { status: 403, errorCode: 'NotPermitted', message: 'Your session does not allow this call.' },
+  crossSite: {
+    status: 403,
+    errorCode: 'NotPermitted',
+    message: 'This call is not accepted from another site.',
+  },
+  routeNotFound: { status: 404, errorCode: 'ItemNotFound', message: 'There is no such API call.' },
+  tooManyRequests: {
+    status: 429,
+    errorCode: 'ToManyRequests',
+    message: 'Too many failed attempts from your network. Please try again later.',
+  },
+
+  // Staff sign-in, passwords and launch.
+  itemNotFound: { status: 404, errorCode: 'ItemNotFound', message: 'The requested item was not found.' },
+  invalidSignIn: {
+    status: 401,
+    errorCode: 'InvalidSignIn',
+    message: 'The username or password is not correct.',
+  },
+  userLocked: {
+    status: 401,
+    errorCode: 'UserLocked',
+    message: 'This account is locked for a while after too many failed attempts. Please try again later.',
+  },
+  passwordExpired: {
+    status: 401,
+    errorCode: 'PasswordExpired',
+    message: 'Your password has expired. Please choose a new one.',
+  },
+  wrongCurrentPassword: {
+    status: 401,
+    errorCode: 'InvalidSignIn',
+    message: 'The current password is not correct.',
+    fields: ['currentPassword'],
+  },
+  passwordTooShort: {
+    status: 400,
+    errorCode: 'WeakPassword',
+    message: (minimumLength: number) => `The new password must be at least ${minimumLength} characters long.`,
+    fields: ['newPassword'],
+  },
+  passwordTooGuessable: {
+    status: 400,
+    errorCode: 'WeakPassword',
+    message:
+      'The new password is too easy to guess. Use a longer one, for example a few unrelated words; ' +
+      'avoid names, dates, common words and keyboard patterns.',
+    fields: ['newPassword'],
+  },
+  invalidResetToken: {
+    status: 409,
+    errorCode: 'InvalidState',
+    message: 'This password reset link has already been used or has expired. Please request a new one.',
+  },
+  launchTenantNotFound: { status: 404, errorCode: 'ItemNotFound', message: 'No customer has this id.' },
+  launchTokenNotFound: { status: 404, errorCode: 'ItemNotFound', message: 'This launch link is not valid.' },
+  invalidLaunchToken: {
+    status: 400,
+    errorCode: 'InvalidState',
+    message: 'This launch link has already been used or has expired.',
+  },
+
+  // Consumers: the domain picker, identity tokens and the consumer sign-in.
+  accessTenantNotFound: {
+    status: 404,
+    errorCode: 'ItemNotFound',
+    message: 'No organisation uses this domain.',
+  },
+  linkNotFound: { status: 404, errorCode: 'ItemNotFound', message: linkNotFound },
+  /** `/verify` of an expired token. */
+  linkExpiredOnVerify: { status: 403, errorCode: 'TokenExpired', message: linkExpired },
+  /** A sign-in with an expired token. */
+  linkExpired: { status: 404, errorCode: 'TokenExpired', message: linkExpired },
+  consumerTenantNotFound: {
+    status: 404,
+    errorCode: 'ItemNotFound',
+    message: 'No organisation matches this customer id and domain.',
+  },
+  notDirectToken: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'This link needs a verification step before signing in.',
+    fields: ['token'],
+  },
+  /** Names, as fields, the verification values the link requires and the request lacks. */
+  verificationFieldRequired: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'This value is required for this link.',
+  },
+  verificationMismatch: {
+    status: 409,
+    errorCode: 'InvalidSignIn',
+    message: 'The information you entered does not match our records.',
+  },
+  verificationAmbiguous: {
+    status: 409,
+    errorCode: 'Ambiguous',
+    message:
+      'The information you entered matches more than one account. Please use the link from your letter.',
+  },
+  verificationLocked: {
+    status: 403,
+    errorCode: 'UserLocked',
+    message: 'Too many attempts. Verification is locked for a while. Please try again later.',
+  },
+  noAddressOnFile: {
+    status: 409,
+    errorCode: 'InvalidState',
+    message: 'No e-mail address is on file to send a verification code to.',
+  },
+  wrongMfaCode: {
+    status: 409,
+    errorCode: 'InvalidSignIn',
+    message: 'The code is not correct, has expired or was already used.',
+  },
+  mfaNotPending: {
+    status: 409,
+    errorCode: 'InvalidState',
+    message: 'This session has no verification code pending.',
+  },
+  resendTooSoon: {
+    status: 429,
+    errorCode: 'ToManyRequests',
+    message: 'A new code can be requested once a minute. Please wait a moment and try again.',
+  },
+  tooManyCodeMails: {
+    status: 429,
+    errorCode: 'ToManyRequests',
+    message: 'Too many codes were sent to you in the last hour. Please try again later.',
+  },
+
+  // E-mail subscriptions.
+  subscriptionLinkInvalid: {
+    status: 401,
+    errorCode: 'NotAuthorized',
+    message: 'This subscription link is not valid.',
+  },
+  subscriptionTenantNotFound: {
+    status: 404,
+    errorCode: 'ItemNotFound',
+    message: 'The organisation of this subscription link no longer exists.',
+  },
+
+  // Operator commands: tenants, staff users, consumer imports and mailings.
+  /** The detail is the domain's own message for the subdomain. */
+  invalidSubdomain: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: (message: string) => message,
+    fields: ['subdomain'],
+  },
+  reservedSubdomain: {
+    status: 400,
+    errorCode: 'ReservedValue',
+    message: ({ subdomain, reserved }: { subdomain: string; reserved: readonly string[] }) =>
+      `The subdomain "${subdomain}" is reserved: it is one of ${reserved.join(', ')} or holds a domain marker.`,
+    fields: ['subdomain'],
+  },
+  invalidTenantName: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: (maxLength: number) => `The tenant name must have 1 to ${maxLength} characters.`,
+    fields: ['name'],
+  },
+  invalidMaxPasswordAge: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'The maximum password age must be a whole number of days from 1 to 3650.',
+    fields: ['maxPasswordAgeDays'],
+  },
+  invalidCustomerId: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'The customer id must be a positive whole number.',
+    fields: ['customerId'],
+  },
+  duplicateSubdomain: {
+    status: 409,
+    errorCode: 'DuplicateValue',
+    message: (subdomain: string) => `A tenant with the subdomain "${subdomain}" already exists.`,
+  },
+  duplicateCustomerId: {
+    status: 409,
+    errorCode: 'DuplicateValue',
+    message: (customerId: number) => `A tenant with the customer id ${customerId} already exists.`,
+  },
+  tenantNotFound: {
+    status: 404,
+    errorCode: 'ItemNotFound',
+    message: (subdomain: string) => `There is no tenant with the subdomain "${subdomain}".`,
+  },
+  invalidUsername: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'The username must have 3 to 100 characters: letters, digits, dots, hyphens, underscores or @.',
+    fields: ['username'],
+  },
+  invalidEmail: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: validatorMessages.email,
+    fields: ['email'],
+  },
+  invalidDisplayName: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'The display name must have 1 to 200 characters.',
+    fields: ['displayName'],
+  },
+  tenantRequired: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'A customer user belongs to a tenant: name it with --tenant.',
+    fields: ['tenant'],
+  },
+  tenantForbidden: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'An admin user belongs to no tenant: leave out --tenant.',
+    fields: ['tenant'],
+  },
+  duplicateStaffUser: {
+    status: 409,
+    errorCode: 'DuplicateValue',
+    message: ({ kind, username }: { kind: string; username: string }) =>
+      `There is already a ${kind} user named "${username}".`,
+  },
+  staffUserNotFound: {
+    status: 404,
+    errorCode: 'ItemNotFound',
+    message: ({ kind, username }: { kind: string; username: string }) =>
+      `There is no ${kind} user named "${username}".`,
+  },
+  /** Every problem of the file is an error item, naming its line and column. */
+  invalidImportFile: {
+    status: 400,
+    errorCode: 'InvalidImportFile',
+    message: (problemCount: number) =>
+      problemCount === 1
+        ? 'The file has 1 problem; nothing was written.'
+        : `The file has ${problemCount} problems; nothing was written.`,
+  },
+  invalidMailingName: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message:
+      'The mailing name must start with a letter or digit and have at most 100 letters, digits, dots, hyphens or underscores.',
+    fields: ['mailing'],
+  },
+  mailingOfOtherTenant: {
+    status: 409,
+    errorCode: 'DuplicateValue',
+    message: (mailing: string) => `The mailing "${mailing}" belongs to another tenant; choose another name.`,
+  },
+  mailingNotFound: {
+    status: 404,
+    errorCode: 'ItemNotFound',
+    message: (mailing: string) => `There is no mailing named "${mailing}".`,
+  },
+
+  // The server itself.
+  notReady: {
+    status: 503,
+    errorCode: 'ServiceUnavailable',
+    message: 'The server is not ready to take requests.',
+  },
+  unknown: {
+    status: 500,
+    errorCode: 'Unknown',
+    message: 'Something went wrong on our side. Please try again later.',
+  },
+} as const satisfies Record<string, RefusalRow>;
+
+export type RefusalName = keyof typeof refusals;
+
+export interface RefusalOptions {
+  /** The fields the error items name, instead of the table's. */
+  fields?: readonly string[];
+  /** Error items with messages of their own, instead of the fields. */
+  errors?: FieldError[];
+  /** Sent as `Retry-After` when `until` is known. */
+  retryAt?: { until: Date | null; now: Date };
+}
+
+type MessageOf<Name extends RefusalName> = (typeof refusals)[Name]['message'];
+
+/** A refusal whose message names a value takes that value first. */
+type RefusalArguments<Name extends RefusalName> =
+  MessageOf<Name> extends (detail: infer Detail) => string
+    ? [detail: Detail, options?: RefusalOptions]
+    : [options?: RefusalOptions];
+
+/** The error that answers the refusal `name`. */
+export function refuse<Name extends RefusalName>(name: Name, ...args: RefusalArguments<Name>): ApiError {
+  const row: RefusalRow = refusals[name];
+  let message: string;
+  let options: RefusalOptions | undefined;
+  if (typeof row.message === 'string') {
+    message = row.message;
+    options = args[0] as RefusalOptions | undefined;
+  } else {
+    message = (row.message as (detail: unknown) => string)(args[0]);
+    options = args[1];
+  }
+  const fields = options?.fields ?? row.fields ?? [];
+  const errors = options?.errors ?? fields.map((field) => ({ field, message }));
+  const error = new ApiError(row.status, row.errorCode, message, errors);
+  if (options?.retryAt !== undefined) error.retryAt(options.retryAt.until, options.retryAt.now);
+  return error;
+}

@@ -1,0 +1,106 @@
+import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { Database } from '../db/index.ts';
+import { rowsInsert } from '../db/rows-insert.ts';
+import { mailOutbox } from '../db/schema.ts';
+import { executeRows, type StatementPart, sqlOf } from '../db/sql.ts';
+
+/** The outbox of mail to send: every statement about its table. */
+
+export type OutboxMail = typeof mailOutbox.$inferSelect;
+
+/** A mail to keep until it is sent, due at `nextAttemptAt`. */
+export type NewOutboxMail = Required<
+  Pick<
+    typeof mailOutbox.$inferInsert,
+    'tenantId' | 'toAddress' | 'subject' | 'textBody' | 'htmlBody' | 'headers' | 'createdAt' | 'nextAttemptAt'
+  >
+>;
+
+const outboxInsert = rowsInsert(mailOutbox, [
+  'tenantId',
+  'toAddress',
+  'subject',
+  'textBody',
+  'htmlBody',
+  'headers',
+  'createdAt',
+  'nextAttemptAt',
+]);
+
+/** The insert of one mail, not yet run: to commit in the statement of what the mail belongs to. */
+export function outboxMailInsert(mail: NewOutboxMail): StatementPart {
+  return outboxInsert([mail]);
+}
+
+/** Keeps the mail in the outbox; answers its id. */
+export async function insertOutboxMail(db: Database, mail: NewOutboxMail): Promise<number> {
+  const insert = outboxMailInsert(mail);
+  const [row] = await executeRows<{ id: number | string }>(
+    db,
+    sqlOf({ text: `${insert.text} RETURNING id`, values: insert.values }),
+  );
+  if (row === undefined) throw new Error('mail insert returned no row');
+  return Number(row.id);
+}
+
+/**
+ * Claims up to `limit` mails due at `now` until `leaseUntil`, in id order, in one statement: rows
+ * another instance is claiming at the same moment are skipped, and a claim lapses at its lease.
+ * Planned for each claim, never from a cached plan: a plan cached while the outbox was nearly
+ * empty scans every unsent mail once it fills (the findings of bench/RESULTS.md).
+ */
+export async function claimDueMail(
+  db: Database,
+  claim: { now: Date; leaseUntil: Date; limit: number },
+): Promise<OutboxMail[]> {
+  const claimed = await db.transaction(async (tx) => {
+    await tx.execute(sql`SET LOCAL plan_cache_mode = force_custom_plan`);
+    const due = tx
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(and(isNull(mailOutbox.sentAt), lte(mailOutbox.nextAttemptAt, claim.now)))
+      .orderBy(asc(mailOutbox.id))
+      .limit(claim.limit)
+      .for('update', { skipLocked: true });
+    return tx
+      .update(mailOutbox)
+      .set({ nextAttemptAt: claim.leaseUntil })
+      .where(inArray(mailOutbox.id, due))
+      .returning();
+  });
+  return claimed.sort((a, b) => a.id - b.id);
+}
+
+/** Records a failed send: the mail stays, due again at `nextAttemptAt`. */
+export async function markOutboxMailFailed(
+  db: Database,
+  id: number,
+  failure: { attempts: number; lastError: string; nextAttemptAt: Date },
+): Promise<void> {
+  await db.update(mailOutbox).set(failure).where(eq(mailOutbox.id, id));
+}
+
+/** Marks the mails sent, in one statement. */
+export async function markOutboxMailSent(db: Database, ids: readonly number[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(mailOutbox)
+    .set({ sentAt: at })
+    .where(inArray(mailOutbox.id, [...ids]));
+}
+
+/** Deletes up to `limit` mails sent before `cutoff`; answers how many it deleted. */
+export async function deleteOutboxMailSentBefore(db: Database, cutoff: Date, limit: number): Promise<number> {
+  // SKIP LOCKED: instances pruning at the same time each take other rows.
+  const deleted = await executeRows<{ deleted: number }>(
+    db,
+    sql`
+      WITH sent AS (
+        SELECT id FROM mail_outbox WHERE sent_at < ${cutoff}
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      )
+      DELETE FROM mail_outbox WHERE id IN (SELECT id FROM sent) RETURNING 1 AS deleted`,
+  );
+  return deleted.length;
+}
