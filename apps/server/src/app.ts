@@ -7,8 +7,9 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type DatabaseHandle, openDatabase } from './db/index.ts';
-import { ApiError, apiMessages, handleError, invalidValue } from './errors.ts';
+import { handleError } from './errors.ts';
 import { redactedLogPaths, redactUrl } from './log-redaction.ts';
+import { refuse } from './refusals.ts';
 import { installCrossSiteGuard } from './request-guards.ts';
 import { OneLinePerRequest, requestLogger } from './request-log.ts';
 import { routePlugins } from './routes/index.ts';
@@ -181,7 +182,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       for (const part of [request.params, request.query, request.body]) {
         const field = fieldWithNul(part, '');
         if (field !== undefined) {
-          done(invalidValue(field || 'body', apiMessages.nulCharacter));
+          done(refuse('nulCharacter', { fields: [field || 'body'] }));
           return;
         }
       }
@@ -201,7 +202,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         return;
       }
       defaultJsonParser(request, text, (error, parsed) => {
-        if (error) done(invalidValue('body', apiMessages.invalidJson), undefined);
+        if (error) done(refuse('invalidJson'), undefined);
         else done(null, parsed);
       });
     });
@@ -258,7 +259,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         path === '/api' ||
         (request.method !== 'GET' && request.method !== 'HEAD')
       ) {
-        throw new ApiError(404, 'ItemNotFound', apiMessages.routeNotFound);
+        throw refuse('routeNotFound');
       }
       return sendIndex(request, reply);
     });
