@@ -12,8 +12,8 @@ import type { AppContext } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { LinkOpening } from '../services/audit.ts';
 import { createAuditBatcher } from '../services/audit-batch.ts';
-import { type IdentityTokenRecord, isExpired, toWireIdentityToken } from '../services/identity-tokens.ts';
-import { findIdentityTokenCached } from '../services/read-cache.ts';
+import { isExpired, toWireIdentityToken } from '../services/identity-tokens.ts';
+import { findIdentityTokenCached, type IdentityTokenRecord } from '../stores/identity-tokens.ts';
 import { hotReadOptions, keptAnswer } from './hot-read.ts';
 
 /** Link openings waiting to be written before readers start to wait for them. */

@@ -5,15 +5,17 @@ import {
   type VerificationField,
   verificationFieldsFor,
 } from '@entry/domain';
-import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { consumers, tenants } from '../db/schema.ts';
 import type { StatementPart } from '../db/sql.ts';
 import { ApiError, invalidValue, notFound } from '../errors.ts';
 import { giveBackCodeMail, takeCodeMail } from '../stores/code-mail-budget.ts';
+import { findConsumerMailTarget } from '../stores/consumers.ts';
+import { directSignInEvent } from '../stores/direct-sign-ins.ts';
+import { findIdentityTokenToVerify } from '../stores/identity-tokens.ts';
 import { endEarlierPendingSessions, endPendingSession } from '../stores/pending-sessions.ts';
-import { directSignInEvent, signInWithDirectLink } from './direct-sign-in.ts';
-import { findIdentityTokenToVerify, type IdentityTokenRecord, isExpired } from './identity-tokens.ts';
+import { findTenantByIdAndSubdomain, type SignInTenant } from '../stores/tenants.ts';
+import { signInWithDirectLink } from './direct-sign-in.ts';
+import { isExpired } from './identity-tokens.ts';
 import {
   missingFields,
   type VerificationAnswers,
@@ -24,8 +26,7 @@ import {
   verifyWithToken,
 } from './kba.ts';
 import type { EnqueueMailInput } from './mail.ts';
-import { consumeMfaCode, generateMfaCode, mfaCodeInsert, mfaCodeLifetimeMs, resendMfaCode } from './mfa.ts';
-import { forgetIdentityToken } from './read-cache.ts';
+import { consumeMfaCode, firstMfaCode, generateMfaCode, mfaCodeLifetimeMs, resendMfaCode } from './mfa.ts';
 import type { NewSession, NewSessionKeys, SessionPrincipal, WritesWithSession } from './sessions.ts';
 import { createSubscriptionLinks } from './subscriptions.ts';
 
@@ -69,9 +70,6 @@ export const consumerMessages = {
     `Your verification code is ${code}. It is valid for ${minutes} minutes. If you did not try to sign in, you can ignore this e-mail.`,
 } as const;
 
-/** What the sign-ins need of a tenant: as the identity-token record carries it. */
-type Tenant = IdentityTokenRecord['tenant'];
-
 export interface ConsumerSignIn {
   /** A Direct link's sign-in: the first token pair. */
   withIdentityToken(body: IdentityTokenSignInRequest, ip: string): Promise<AuthTokenResult>;
@@ -101,13 +99,10 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
   const subscriptionLinks = createSubscriptionLinks(ctx.config, ctx.subscriptionKey);
 
   /** The tenant named by both its id and its subdomain; a mismatch is as unknown as a wrong id. */
-  async function tenantOf(customerId: number, subdomain: string): Promise<Tenant> {
-    const [tenant] = await db
-      .select({ id: tenants.id, subdomain: tenants.subdomain, settings: tenants.settings })
-      .from(tenants)
-      .where(and(eq(tenants.id, customerId), eq(tenants.subdomain, subdomain.toLowerCase())));
-    if (tenant === undefined) throw notFound(consumerMessages.tenantNotFound);
-    return { id: tenant.id, subdomain: tenant.subdomain, mfaRequired: tenant.settings.mfaRequired };
+  async function tenantOf(customerId: number, subdomain: string): Promise<SignInTenant> {
+    const tenant = await findTenantByIdAndSubdomain(db, customerId, subdomain.toLowerCase());
+    if (tenant === null) throw notFound(consumerMessages.tenantNotFound);
+    return tenant;
   }
 
   /**
@@ -148,7 +143,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
    * audit row of the outcome is one of the writes.
    */
   function lookupPlan(input: {
-    tenant: Tenant;
+    tenant: SignInTenant;
     mfaNeeded: boolean;
     tokenGuid: string | null;
     consumer: VerifiedConsumer;
@@ -197,14 +192,18 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
     return opening(
       { ...signedIn, accessType: 'MfaPending', hasRestrictedAccess: true, roleId: null },
       (sessionId) => [
-        mfaCodeInsert({ sessionId, code, pepper: ctx.kbaPepper, now: input.now }),
+        firstMfaCode({ sessionId, code, pepper: ctx.kbaPepper, now: input.now }),
         audited('success', { mfa: 'pending' }),
       ],
       { consumerId: consumer.id, mail: codeMail(tenant, email, code) },
     );
   }
 
-  function codeMail(tenant: Pick<Tenant, 'id' | 'subdomain'>, to: string, code: string): EnqueueMailInput {
+  function codeMail(
+    tenant: Pick<SignInTenant, 'id' | 'subdomain'>,
+    to: string,
+    code: string,
+  ): EnqueueMailInput {
     return {
       tenantId: tenant.id,
       to,
@@ -226,7 +225,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
   async function sendCode(
     pending: PendingCodeMail,
     sessionId: string,
-    tenant: Tenant,
+    tenant: SignInTenant,
     ip: string,
     now: Date,
   ): Promise<void> {
@@ -246,7 +245,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
     await ctx.mail.enqueueMail(pending.mail);
   }
 
-  async function endEarlierPending(consumerId: number, keep: string, tenant: Tenant, ip: string) {
+  async function endEarlierPending(consumerId: number, keep: string, tenant: SignInTenant, ip: string) {
     const ended = await endEarlierPendingSessions(db, consumerId, keep, clock.now());
     for (const sessionId of ended) {
       await audit.record({
@@ -263,7 +262,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
   /** Turns a verification that did not succeed into its audit rows and its error. */
   async function refuse(
     ip: string,
-    tenant: Tenant,
+    tenant: SignInTenant,
     result: VerificationRefusal,
     tokenGuid: string | null,
   ): Promise<never> {
@@ -320,10 +319,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
         throw notFound(consumerMessages.tokenNotFound);
       }
       const { token } = signIn;
-      if (signIn.outcome === 'signed-in') {
-        forgetIdentityToken(db, token);
-        return signIn.pair;
-      }
+      if (signIn.outcome === 'signed-in') return signIn.pair;
       const refused = {
         event: directSignInEvent,
         actor: `consumer:${token.consumerId}`,
@@ -369,11 +365,9 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
           ...verification,
           onSuccess: plan,
           asRead: { consumer: found.consumerRow, token },
-          tokenGuid: token.guid,
+          token: { guid: token.guid, shortId: token.shortId },
           fields: verificationFieldsFor(token.signInType),
         });
-        // The verification wrote to the token (its last use or its locks): the next read sees it.
-        forgetIdentityToken(db, token);
       }
       if (result.outcome !== 'verified') return refuse(ip, tenant, result, tokenGuid);
 
@@ -433,12 +427,8 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       if (principal.accessType !== 'MfaPending' || consumerId === null || tenantId === null) {
         throw mfaNotPending();
       }
-      const [row] = await db
-        .select({ email: consumers.email, tenant: tenants })
-        .from(consumers)
-        .innerJoin(tenants, eq(tenants.id, consumers.tenantId))
-        .where(eq(consumers.id, consumerId));
-      if (row === undefined || row.email === null) throw noAddressOnFile();
+      const target = await findConsumerMailTarget(db, consumerId);
+      if (target === null || target.email === null) throw noAddressOnFile();
       const now = clock.now();
       const paid = await takeCodeMail(db, consumerId, now);
       if ('retryAfterMs' in paid) throw tooManyCodeMails(paid.retryAfterMs);
@@ -450,7 +440,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
           now,
         );
       }
-      await ctx.mail.enqueueMail(codeMail(row.tenant, row.email, outcome.code));
+      await ctx.mail.enqueueMail(codeMail(target.tenant, target.email, outcome.code));
       await audit.record({
         event: 'consumer.sign-in.mfa.resend',
         outcome: 'success',
