@@ -10,11 +10,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { createConsumerSignIn } from '../services/consumer-sign-in.ts';
-import { principalOf } from '../services/sessions.ts';
+import { principalOf, requireSession, setRefreshCookie } from './session-http.ts';
 
 /** Consumer sign-in (DESIGN.md section 5): the rules live in `services/consumer-sign-in.ts`. */
 export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const { sessions } = ctx;
   const signIn = createConsumerSignIn(ctx);
 
   return async (app) => {
@@ -30,7 +29,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const pair = await signIn.withIdentityToken(request.body, request.ip);
-        sessions.setRefreshCookie(reply, 'consumer', pair);
+        setRefreshCookie(ctx, reply, 'consumer', pair);
         return pair;
       },
     );
@@ -53,12 +52,12 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const authToken = await signIn.withLookup(request.body, request.ip);
-        sessions.setRefreshCookie(reply, 'consumer', authToken);
+        setRefreshCookie(ctx, reply, 'consumer', authToken);
         return { authToken };
       },
     );
 
-    const pendingOnly = sessions.requireSession('consumer', { allowRestricted: true });
+    const pendingOnly = requireSession(ctx, 'consumer', { allowRestricted: true });
 
     app.post(
       '/api/auth/v1/consumer/sign-in/mfa',
@@ -80,7 +79,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const pair = await signIn.completeMfa(principalOf(request), request.query.mfaCode, request.ip);
-        sessions.setRefreshCookie(reply, 'consumer', pair);
+        setRefreshCookie(ctx, reply, 'consumer', pair);
         return pair;
       },
     );

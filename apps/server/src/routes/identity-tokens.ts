@@ -15,6 +15,7 @@ import { createAuditBatcher } from '../services/audit-batch.ts';
 import { isExpired, toWireIdentityToken } from '../services/identity-tokens.ts';
 import { findIdentityTokenCached, type IdentityTokenRecord } from '../stores/identity-tokens.ts';
 import { hotReadOptions, keptAnswer } from './hot-read.ts';
+import { authenticate } from './session-http.ts';
 
 /** Link openings waiting to be written before readers start to wait for them. */
 const maxQueuedOpenings = 5_000;
@@ -33,7 +34,7 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
    */
   async function bearerIsOwner(request: FastifyRequest, record: IdentityTokenRecord): Promise<boolean> {
     try {
-      const principal = await ctx.sessions.authenticate(request, 'consumer');
+      const principal = await authenticate(ctx, request, 'consumer');
       return principal.consumerId === record.consumer.id && principal.tenantId === record.tenant.id;
     } catch {
       return false;

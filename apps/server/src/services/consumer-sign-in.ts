@@ -12,7 +12,7 @@ import { giveBackCodeMail, takeCodeMail } from '../stores/code-mail-budget.ts';
 import { findConsumerMailTarget } from '../stores/consumers.ts';
 import { directSignInEvent } from '../stores/direct-sign-ins.ts';
 import { findIdentityTokenToVerify } from '../stores/identity-tokens.ts';
-import { endEarlierPendingSessions, endPendingSession } from '../stores/pending-sessions.ts';
+import { endEarlierPendingSessions, endPendingSession } from '../stores/sessions.ts';
 import { findTenantByIdAndSubdomain, type SignInTenant } from '../stores/tenants.ts';
 import { signInWithDirectLink } from './direct-sign-in.ts';
 import { isExpired } from './identity-tokens.ts';
@@ -27,7 +27,7 @@ import {
 } from './kba.ts';
 import type { EnqueueMailInput } from './mail.ts';
 import { consumeMfaCode, firstMfaCode, generateMfaCode, mfaCodeLifetimeMs, resendMfaCode } from './mfa.ts';
-import type { NewSession, NewSessionKeys, SessionPrincipal, WritesWithSession } from './sessions.ts';
+import type { NewSession, ReservedSession, SessionPrincipal, WritesWithSession } from './sessions.ts';
 import { createSubscriptionLinks } from './subscriptions.ts';
 
 /**
@@ -84,7 +84,7 @@ export interface ConsumerSignIn {
 /** What a verified lookup writes, and the session it opens (none: MFA with no address on file). */
 interface LookupPlan {
   writes: StatementPart[];
-  opened: { keys: NewSessionKeys; session: NewSession } | null;
+  opened: { reserved: ReservedSession; session: NewSession } | null;
   /** The code's mail, sent once the consumer's hourly budget of code mails allows it. */
   codeMail: PendingCodeMail | null;
 }
@@ -171,10 +171,10 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       alongside: WritesWithSession,
       codeMail: PendingCodeMail | null = null,
     ): LookupPlan => {
-      const keys = sessions.newSessionKeys();
+      const reserved = sessions.reserve();
       return {
-        opened: { keys, session },
-        writes: [...sessions.sessionInserts(keys, session), ...alongside(keys.id)],
+        opened: { reserved, session },
+        writes: [...reserved.inserts(session), ...alongside(reserved.id)],
         codeMail,
       };
     };
@@ -373,14 +373,14 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
 
       const { opened, codeMail: pending } = result.plan;
       if (opened === null) throw noAddressOnFile();
-      const { keys, session } = opened;
-      if (pending !== null) await sendCode(pending, keys.id, tenant, ip, now);
-      const authToken = await sessions.firstPair(keys, session, {
+      const { reserved, session } = opened;
+      if (pending !== null) await sendCode(pending, reserved.id, tenant, ip, now);
+      const authToken = await reserved.firstPair(session, {
         consumerName: result.consumer.name,
         staffName: null,
         launchedByName: null,
       });
-      await endEarlierPending(result.consumer.id, keys.id, tenant, ip);
+      await endEarlierPending(result.consumer.id, reserved.id, tenant, ip);
       if (session.hasRestrictedAccess) ctx.mail.deliverSoon();
       return authToken;
     },

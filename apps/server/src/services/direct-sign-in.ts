@@ -24,7 +24,7 @@ export async function signInWithDirectLink(
 ): Promise<DirectSignInResult> {
   const shortId = isGuid(link.token) ? null : normaliseShortId(link.token);
   if (!isGuid(link.token) && shortId === null) return { outcome: 'unknown' };
-  const keys = deps.sessions.newSessionKeys();
+  const reserved = deps.sessions.reserve();
   const found = await runDirectSignIn(deps.db, {
     token:
       shortId === null
@@ -32,15 +32,14 @@ export async function signInWithDirectLink(
         : { column: 'short_id', value: shortId },
     customerId: link.customerId,
     subdomain: link.subdomain.toLowerCase(),
-    session: { id: keys.id, createdAt: keys.createdAt, roleId },
-    refreshToken: { hash: keys.refreshTokenHash, expiresAt: keys.refreshTokenExpiresAt },
+    session: { id: reserved.id, createdAt: reserved.createdAt, roleId },
+    refreshToken: reserved.refreshToken,
     ip,
   });
   if (found === undefined) return { outcome: 'unknown' };
   const { token } = found;
   if (found.signedIn) {
-    const pair = await deps.sessions.firstPair(
-      keys,
+    const pair = await reserved.firstPair(
       {
         scope: 'consumer',
         tenantId: token.tenantId,

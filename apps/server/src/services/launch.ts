@@ -4,7 +4,8 @@ import type { AppContext } from '../context.ts';
 import { type LaunchKind, launchTokens, staffUsers, tenants } from '../db/schema.ts';
 import { executeRows } from '../db/sql.ts';
 import { ApiError, apiMessages, notFound } from '../errors.ts';
-import { endingCause, endingInstants } from './session-endings.ts';
+import { endingCause } from '../stores/sessions.ts';
+import { endingInstants } from './session-endings.ts';
 import { hashToken, randomToken } from './sessions.ts';
 import { staffRoleIds } from './staff-roles.ts';
 
@@ -113,7 +114,7 @@ export async function signInWithLaunchToken(
     throw new ApiError(400, 'InvalidState', apiMessages.invalidLaunchToken);
   }
   const adminId = Number(claimed.admin_id);
-  const result = await ctx.sessions.createSession({
+  const result = await ctx.sessions.open({
     scope: 'customer',
     tenantId: claimed.tenant_id,
     accessType: 'Launched',

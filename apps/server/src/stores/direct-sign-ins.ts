@@ -2,6 +2,7 @@ import type { SignInType } from '@entry/domain';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { rowPerCallInTurns } from '../db/sql.ts';
 import { forgetIdentityToken } from './read-cache.ts';
+import { refreshTokenInsert } from './sessions.ts';
 
 /** What a direct sign-in read of the token it names: enough to audit and explain a refusal. */
 export interface DirectSignInToken {
@@ -44,10 +45,10 @@ function directSignInClauses(tokenColumn: TokenColumn, index: number): string {
     SELECT $5::uuid, 'consumer', tenant_id, consumer_id, guid, 'Consumer', false, $6::integer, $4::timestamptz
     FROM usable${index}
   ),
-  refresh${index} AS (
-    INSERT INTO refresh_tokens (hash, session_id, created_at, expires_at)
-    SELECT $7::text, $5::uuid, $4::timestamptz, $8::timestamptz FROM usable${index}
-  ),
+  refresh${index} AS (${refreshTokenInsert(
+    { hash: '$7::text', sessionId: '$5::uuid', createdAt: '$4::timestamptz', expiresAt: '$8::timestamptz' },
+    ` FROM usable${index}`,
+  )}),
   used${index} AS (
     UPDATE identity_tokens SET last_used_at = $4::timestamptz WHERE guid IN (SELECT guid FROM usable${index})
   ),
