@@ -1,6 +1,6 @@
 import type { AuthTokenResult, EmailSubscription } from '@entry/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consumerMessages } from '../src/routes/consumer-sign-in.ts';
+import { consumerMessages } from '../src/services/consumer-sign-in.ts';
 import { createConsumer, createToken } from './consumer-fixtures.ts';
 import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
 import { type ReceivedMail, startSmtpServer } from './helpers/smtp.ts';

@@ -2,7 +2,7 @@ import type { AuthTokenResult, ConsumerIdentityToken } from '@entry/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityTokens, tenants } from '../src/db/schema.ts';
-import { readCacheTtlMs, TtlCache } from '../src/services/read-cache.ts';
+import { readCacheTtlMs, TtlCache } from '../src/stores/read-cache.ts';
 import { createConsumer, createToken } from './consumer-fixtures.ts';
 import { call, databaseLabel, startTestServer, TestClock, type TestServer } from './helpers/server.ts';
 

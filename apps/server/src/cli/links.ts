@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { defaultMailingName, issueLinks, revokeMailing } from '../services/mailings.ts';
-import { forgetIdentityTokens } from '../services/read-cache.ts';
 import { endingDepsOf, recordEndings } from '../services/session-endings.ts';
 import { tenantBySubdomain } from '../services/tenants.ts';
+import { forgetIdentityTokens } from '../stores/read-cache.ts';
 import { openInputFile } from './files.ts';
 import { type OperatorCommand, requiredOption, writeLine } from './operator-command.ts';
 

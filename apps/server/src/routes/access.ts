@@ -12,7 +12,7 @@ import { publicOrigin } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { tenants } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
-import { readCacheFor } from '../services/read-cache.ts';
+import { readCacheFor } from '../stores/read-cache.ts';
 import { hotReadOptions, keptAnswer } from './hot-read.ts';
 
 export function accessRoutes(ctx: AppContext): FastifyPluginAsyncZod {

@@ -5,320 +5,16 @@ import {
   lookupSignInRequestSchema,
   lookupSignInResponseSchema,
   mfaQuerySchema,
-  type VerificationField,
-  verificationFieldsFor,
 } from '@entry/domain';
-import { and, eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { consumers, tenants } from '../db/schema.ts';
-import type { StatementPart } from '../db/sql.ts';
-import { ApiError, invalidValue, notFound } from '../errors.ts';
-import { directSignInEvent, signInWithDirectLink } from '../services/direct-sign-in.ts';
-import {
-  findIdentityTokenToVerify,
-  type IdentityTokenRecord,
-  isExpired,
-} from '../services/identity-tokens.ts';
-import {
-  missingFields,
-  type VerificationAnswers,
-  type VerificationRefusal,
-  type VerificationResult,
-  type VerifiedConsumer,
-  verifyWithoutToken,
-  verifyWithToken,
-} from '../services/kba.ts';
-import type { EnqueueMailInput } from '../services/mail.ts';
-import {
-  consumeMfaCode,
-  generateMfaCode,
-  mfaCodeInsert,
-  mfaCodeLifetimeMs,
-  resendMfaCode,
-} from '../services/mfa.ts';
-import { forgetIdentityToken } from '../services/read-cache.ts';
-import {
-  type NewSession,
-  type NewSessionKeys,
-  principalOf,
-  type WritesWithSession,
-} from '../services/sessions.ts';
-import { createSubscriptionLinks } from '../services/subscriptions.ts';
-import { giveBackCodeMail, takeCodeMail } from '../stores/code-mail-budget.ts';
-import { endEarlierPendingSessions, endPendingSession } from '../stores/pending-sessions.ts';
+import { createConsumerSignIn } from '../services/consumer-sign-in.ts';
+import { principalOf, requireSession, setRefreshCookie } from './session-http.ts';
 
-/**
- * Consumer sign-in (DESIGN.md section 5): with a Direct identity token, by knowledge-based
- * verification (lookup), and the MFA step that follows a lookup when the tenant requires it.
- *
- * Choices where the design leaves room (docs/decisions/004-consumer-sign-in-choices.md):
- * - identity-token sign-in with a token that needs verification: 400 InvalidValue on `token`
- *   (within the spec's statuses for the call; the guard only sends Direct tokens here);
- * - a customerId and subdomain that do not name the same tenant: 404 ItemNotFound, as an unknown
- *   tenant; a token of another tenant: 404 ItemNotFound, as an unknown token;
- * - lookup with an expired token: 404 TokenExpired, as the identity-token sign-in;
- * - MFA required but no address on file: 409 InvalidState (a code cannot be delivered);
- * - the MFA call with a full session: 409 InvalidState (nothing is pending);
- * - resend within a minute of the last code: 429 ToManyRequests with Retry-After.
- */
-
-/** The role every full consumer session carries (every full token has a roleId; staff use 1 and 2). */
-export const consumerRoleId = 3;
-
-const codeMailLimitCause = 'code mails per hour used up';
-
-export const consumerMessages = {
-  tenantNotFound: 'No organisation matches this customer id and domain.',
-  tokenNotFound: 'This link is not valid.',
-  tokenExpired: 'This link has expired.',
-  notDirectToken: 'This link needs a verification step before signing in.',
-  fieldRequired: 'This value is required for this link.',
-  invalidSignIn: 'The information you entered does not match our records.',
-  ambiguous:
-    'The information you entered matches more than one account. Please use the link from your letter.',
-  userLocked: 'Too many attempts. Verification is locked for a while. Please try again later.',
-  noAddressOnFile: 'No e-mail address is on file to send a verification code to.',
-  wrongMfaCode: 'The code is not correct, has expired or was already used.',
-  mfaNotPending: 'This session has no verification code pending.',
-  resendTooSoon: 'A new code can be requested once a minute. Please wait a moment and try again.',
-  tooManyCodeMails: 'Too many codes were sent to you in the last hour. Please try again later.',
-  mfaMailSubject: 'Your verification code',
-  mfaMailText: (code: string, minutes: number) =>
-    `Your verification code is ${code}. It is valid for ${minutes} minutes. If you did not try to sign in, you can ignore this e-mail.`,
-} as const;
-
-/** What the sign-ins need of a tenant: as the identity-token record carries it. */
-type Tenant = IdentityTokenRecord['tenant'];
-
+/** Consumer sign-in (DESIGN.md section 5): the rules live in `services/consumer-sign-in.ts`. */
 export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const { db, clock, sessions, audit } = ctx;
-  const subscriptionLinks = createSubscriptionLinks(ctx.config, ctx.subscriptionKey);
-
-  /** The tenant named by both its id and its subdomain; a mismatch is as unknown as a wrong id. */
-  async function tenantOf(customerId: number, subdomain: string): Promise<Tenant> {
-    const [tenant] = await db
-      .select({ id: tenants.id, subdomain: tenants.subdomain, settings: tenants.settings })
-      .from(tenants)
-      .where(and(eq(tenants.id, customerId), eq(tenants.subdomain, subdomain.toLowerCase())));
-    if (tenant === undefined) throw notFound(consumerMessages.tenantNotFound);
-    return { id: tenant.id, subdomain: tenant.subdomain, mfaRequired: tenant.settings.mfaRequired };
-  }
-
-  /**
-   * The token of the tenant named by `customerId` and `subdomain`, with its consumer's row for the
-   * verification. The token names its tenant, so a good link costs one read; the tenant alone is
-   * read only to tell an unknown tenant (which answers first) from an unknown token.
-   */
-  async function tokenOfTenant(tokenParam: string, customerId: number, subdomain: string) {
-    const found = await findIdentityTokenToVerify(db, tokenParam);
-    if (
-      found !== null &&
-      found.record.tenant.id === customerId &&
-      found.record.tenant.subdomain === subdomain.toLowerCase()
-    ) {
-      return found;
-    }
-    await tenantOf(customerId, subdomain);
-    throw notFound(consumerMessages.tokenNotFound);
-  }
-
-  const tokenExpired = () => new ApiError(404, 'TokenExpired', consumerMessages.tokenExpired);
-
-  /** The refusal of a locked verification or MFA step, saying when to try again where that is known. */
-  const locked = (lockedUntil: Date | null) =>
-    new ApiError(403, 'UserLocked', consumerMessages.userLocked).retryAt(lockedUntil, clock.now());
-
-  const tooManyCodeMails = (retryAfterMs: number) =>
-    new ApiError(429, 'ToManyRequests', consumerMessages.tooManyCodeMails).retryAt(
-      new Date(clock.now().getTime() + retryAfterMs),
-      clock.now(),
-    );
-
-  /** What a verified lookup writes, and the session it opens (none: MFA with no address on file). */
-  interface LookupPlan {
-    writes: StatementPart[];
-    opened: { keys: NewSessionKeys; session: NewSession } | null;
-    /** The code's mail, sent once the consumer's hourly budget of code mails allows it. */
-    codeMail: PendingCodeMail | null;
-  }
-
-  interface PendingCodeMail {
-    consumerId: number;
-    mail: EnqueueMailInput;
-  }
-
-  /**
-   * A full session, or where the tenant requires MFA a pending one with its code and the code's
-   * mail; no session where MFA is required and no address is on file (a code cannot be sent). The
-   * audit row of the outcome is one of the writes.
-   */
-  function lookupPlan(input: {
-    tenant: Tenant;
-    mfaNeeded: boolean;
-    tokenGuid: string | null;
-    consumer: VerifiedConsumer;
-    ip: string;
-    now: Date;
-  }): LookupPlan {
-    const { tenant, tokenGuid, consumer } = input;
-    const audited = (outcome: 'success' | 'failure', detail: Record<string, unknown>) =>
-      audit.insertOf({
-        event: 'consumer.sign-in.lookup',
-        actor: `consumer:${consumer.id}`,
-        tenantId: tenant.id,
-        ip: input.ip,
-        outcome,
-        detail: { identityToken: tokenGuid, ...detail },
-      });
-    const signedIn = {
-      scope: 'consumer',
-      tenantId: tenant.id,
-      consumerId: consumer.id,
-      identityTokenGuid: tokenGuid,
-    } as const;
-    const opening = (
-      session: NewSession,
-      alongside: WritesWithSession,
-      codeMail: PendingCodeMail | null = null,
-    ): LookupPlan => {
-      const keys = sessions.newSessionKeys();
-      return {
-        opened: { keys, session },
-        writes: [...sessions.sessionInserts(keys, session), ...alongside(keys.id)],
-        codeMail,
-      };
-    };
-    if (!input.mfaNeeded) {
-      return opening(
-        { ...signedIn, accessType: 'Consumer', hasRestrictedAccess: false, roleId: consumerRoleId },
-        () => [audited('success', { mfa: false })],
-      );
-    }
-    const email = consumer.email;
-    if (email === null || email.trim() === '') {
-      return { opened: null, writes: [audited('failure', { noAddress: true })], codeMail: null };
-    }
-    const code = generateMfaCode();
-    return opening(
-      { ...signedIn, accessType: 'MfaPending', hasRestrictedAccess: true, roleId: null },
-      (sessionId) => [
-        mfaCodeInsert({ sessionId, code, pepper: ctx.kbaPepper, now: input.now }),
-        audited('success', { mfa: 'pending' }),
-      ],
-      { consumerId: consumer.id, mail: codeMail(tenant, email, code) },
-    );
-  }
-
-  function codeMail(tenant: Pick<Tenant, 'id' | 'subdomain'>, to: string, code: string): EnqueueMailInput {
-    return {
-      tenantId: tenant.id,
-      to,
-      subject: consumerMessages.mfaMailSubject,
-      text: consumerMessages.mfaMailText(code, mfaCodeLifetimeMs / 60_000),
-      unsubscribe: subscriptionLinks.unsubscribeLinksFor(tenant, { customerId: tenant.id, emailAddress: to }),
-    };
-  }
-
-  type AuditBase = { tenantId: number | null; ip: string };
-
-  const auditLockout = (base: AuditBase, actor: string | null, detail: Record<string, unknown>) =>
-    audit.record({ ...base, event: 'consumer.verification.lockout', outcome: 'locked', actor, detail });
-
-  /**
-   * Mails a pending session's code within the consumer's hourly budget of code mails; past it,
-   * ends the session it opened and refuses with 429.
-   */
-  async function sendCode(
-    codeMail: PendingCodeMail,
-    sessionId: string,
-    tenant: Tenant,
-    ip: string,
-    now: Date,
-  ): Promise<void> {
-    const paid = await takeCodeMail(db, codeMail.consumerId, now);
-    if ('retryAfterMs' in paid) {
-      await endPendingSession(db, sessionId, codeMailLimitCause, now);
-      await audit.record({
-        event: 'consumer.session.end',
-        outcome: 'revoked',
-        actor: `consumer:${codeMail.consumerId}`,
-        tenantId: tenant.id,
-        ip,
-        detail: { sessionId, cause: codeMailLimitCause },
-      });
-      throw tooManyCodeMails(paid.retryAfterMs);
-    }
-    await ctx.mail.enqueueMail(codeMail.mail);
-  }
-
-  async function endEarlierPending(consumerId: number, keep: string, tenant: Tenant, ip: string) {
-    const ended = await endEarlierPendingSessions(db, consumerId, keep, clock.now());
-    for (const sessionId of ended) {
-      await audit.record({
-        event: 'consumer.session.end',
-        outcome: 'revoked',
-        actor: `consumer:${consumerId}`,
-        tenantId: tenant.id,
-        ip,
-        detail: { sessionId, cause: 'replaced by a new lookup' },
-      });
-    }
-  }
-
-  /** Turns a verification that did not succeed into its audit rows and its error. */
-  async function refuse(
-    request: FastifyRequest,
-    tenant: Tenant,
-    result: VerificationRefusal,
-    tokenGuid: string | null,
-  ): Promise<never> {
-    const base = { tenantId: tenant.id, ip: request.ip, detail: { identityToken: tokenGuid } };
-    switch (result.outcome) {
-      case 'locked':
-        await audit.record({
-          ...base,
-          event: 'consumer.sign-in.lookup',
-          outcome: 'locked',
-          actor: result.consumer === null ? null : `consumer:${result.consumer.id}`,
-        });
-        throw locked(result.lockedUntil);
-      case 'ambiguous':
-        await audit.record({
-          ...base,
-          event: 'consumer.sign-in.lookup',
-          outcome: 'failure',
-          detail: { ambiguous: true },
-        });
-        if (result.lockedNow) await auditLockout(base, null, { tokenless: true });
-        throw new ApiError(409, 'Ambiguous', consumerMessages.ambiguous);
-      case 'mismatch': {
-        const actor = result.consumer === null ? null : `consumer:${result.consumer.id}`;
-        await audit.record({ ...base, event: 'consumer.sign-in.lookup', outcome: 'failure', actor });
-        if (result.tokenLockedNow || result.consumerLockedNow) {
-          await auditLockout(base, actor, {
-            identityToken: tokenGuid,
-            token: result.tokenLockedNow,
-            consumer: result.consumerLockedNow,
-          });
-        }
-        throw new ApiError(409, 'InvalidSignIn', consumerMessages.invalidSignIn);
-      }
-    }
-  }
-
-  function requireFields(fields: readonly VerificationField[]): void {
-    const [first] = fields;
-    if (first === undefined) return;
-    throw new ApiError(
-      400,
-      'InvalidValue',
-      consumerMessages.fieldRequired,
-      fields.map((field) => ({ field, message: consumerMessages.fieldRequired })),
-    );
-  }
+  const signIn = createConsumerSignIn(ctx);
 
   return async (app) => {
     app.post(
@@ -332,31 +28,9 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { body } = request;
-        const signIn = await signInWithDirectLink(ctx, body, request.ip, consumerRoleId);
-        if (signIn.outcome === 'unknown') {
-          await tenantOf(body.customerId, body.subdomain);
-          throw notFound(consumerMessages.tokenNotFound);
-        }
-        const { token } = signIn;
-        if (signIn.outcome === 'signed-in') {
-          sessions.setRefreshCookie(reply, 'consumer', signIn.pair);
-          forgetIdentityToken(db, token);
-          return signIn.pair;
-        }
-        const refused = {
-          event: directSignInEvent,
-          actor: `consumer:${token.consumerId}`,
-          tenantId: token.tenantId,
-          ip: request.ip,
-          outcome: 'failure',
-        } as const;
-        if (signIn.outcome === 'not-direct') {
-          await audit.record({ ...refused, detail: { identityToken: token.guid } });
-          throw invalidValue('token', consumerMessages.notDirectToken);
-        }
-        await audit.record({ ...refused, detail: { identityToken: token.guid, expired: true } });
-        throw tokenExpired();
+        const pair = await signIn.withIdentityToken(request.body, request.ip);
+        setRefreshCookie(ctx, reply, 'consumer', pair);
+        return pair;
       },
     );
 
@@ -377,61 +51,13 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { body } = request;
-        const answers: VerificationAnswers = {
-          last4Ssn: body.last4Ssn,
-          postalCode: body.postalCode,
-          dateOfBirth: body.dateOfBirth,
-        };
-        const now = clock.now();
-        const tokenParam = body.token ?? '';
-        const found =
-          tokenParam === '' ? null : await tokenOfTenant(tokenParam, body.customerId, body.subdomain);
-        const record = found?.record ?? null;
-        const tenant = record?.tenant ?? (await tenantOf(body.customerId, body.subdomain));
-        const tokenGuid = record?.token.guid ?? null;
-        if (record !== null && isExpired(record.token, now)) throw tokenExpired();
-        requireFields(missingFields(record?.token.signInType ?? null, answers));
-
-        // A consumer without a link is always asked for the mailed code.
-        const mfaNeeded = tenant.mfaRequired || found === null;
-        const plan = (consumer: VerifiedConsumer) =>
-          lookupPlan({ tenant, mfaNeeded, tokenGuid, consumer, ip: request.ip, now });
-        const verification = { answers, pepper: ctx.kbaPepper, now };
-        let result: VerificationResult<LookupPlan>;
-        if (found === null) {
-          result = await verifyWithoutToken(db, { ...verification, tenantId: tenant.id, onSuccess: plan });
-        } else {
-          const { token } = found.record;
-          result = await verifyWithToken(db, {
-            ...verification,
-            onSuccess: plan,
-            asRead: { consumer: found.consumerRow, token },
-            tokenGuid: token.guid,
-            fields: verificationFieldsFor(token.signInType),
-          });
-          // The verification wrote to the token (its last use or its locks): the next read sees it.
-          forgetIdentityToken(db, token);
-        }
-        if (result.outcome !== 'verified') return refuse(request, tenant, result, tokenGuid);
-
-        const { opened, codeMail } = result.plan;
-        if (opened === null) throw new ApiError(409, 'InvalidState', consumerMessages.noAddressOnFile);
-        const { keys, session } = opened;
-        if (codeMail !== null) await sendCode(codeMail, keys.id, tenant, request.ip, now);
-        const authToken = await sessions.firstPair(keys, session, {
-          consumerName: result.consumer.name,
-          staffName: null,
-          launchedByName: null,
-        });
-        await endEarlierPending(result.consumer.id, keys.id, tenant, request.ip);
-        if (session.hasRestrictedAccess) ctx.mail.deliverSoon();
-        sessions.setRefreshCookie(reply, 'consumer', authToken);
+        const authToken = await signIn.withLookup(request.body, request.ip);
+        setRefreshCookie(ctx, reply, 'consumer', authToken);
         return { authToken };
       },
     );
 
-    const pendingOnly = sessions.requireSession('consumer', { allowRestricted: true });
+    const pendingOnly = requireSession(ctx, 'consumer', { allowRestricted: true });
 
     app.post(
       '/api/auth/v1/consumer/sign-in/mfa',
@@ -452,44 +78,9 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const principal = principalOf(request);
-        if (principal.accessType !== 'MfaPending')
-          throw new ApiError(409, 'InvalidState', consumerMessages.mfaNotPending);
-        const audited = {
-          event: 'consumer.sign-in.mfa',
-          actor: `consumer:${principal.consumerId}`,
-          tenantId: principal.tenantId,
-          ip: request.ip,
-          detail: { sessionId: principal.sessionId },
-        };
-        if (principal.consumerId === null)
-          throw new ApiError(409, 'InvalidState', consumerMessages.mfaNotPending);
-        const check = await consumeMfaCode(db, {
-          sessionId: principal.sessionId,
-          consumerId: principal.consumerId,
-          code: request.query.mfaCode,
-          pepper: ctx.kbaPepper,
-          now: clock.now(),
-        });
-        if (check.outcome === 'locked') {
-          await audit.record({ ...audited, outcome: 'locked' });
-          throw locked(check.lockedUntil);
-        }
-        if (check.outcome === 'wrong') {
-          await audit.record({ ...audited, outcome: 'failure' });
-          if (check.lockedNow) {
-            await auditLockout(audited, audited.actor, { sessionId: principal.sessionId, mfa: true });
-          }
-          throw new ApiError(409, 'InvalidSignIn', consumerMessages.wrongMfaCode);
-        }
-        const result = await sessions.upgradeSession(principal.sessionId, {
-          accessType: 'Consumer',
-          hasRestrictedAccess: false,
-          roleId: consumerRoleId,
-        });
-        sessions.setRefreshCookie(reply, 'consumer', result);
-        await audit.record({ ...audited, outcome: 'success' });
-        return result;
+        const pair = await signIn.completeMfa(principalOf(request), request.query.mfaCode, request.ip);
+        setRefreshCookie(ctx, reply, 'consumer', pair);
+        return pair;
       },
     );
 
@@ -511,46 +102,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const principal = principalOf(request);
-        if (
-          principal.accessType !== 'MfaPending' ||
-          principal.consumerId === null ||
-          principal.tenantId === null
-        ) {
-          throw new ApiError(409, 'InvalidState', consumerMessages.mfaNotPending);
-        }
-        const [row] = await db
-          .select({ email: consumers.email, tenant: tenants })
-          .from(consumers)
-          .innerJoin(tenants, eq(tenants.id, consumers.tenantId))
-          .where(eq(consumers.id, principal.consumerId));
-        if (row === undefined || row.email === null) {
-          throw new ApiError(409, 'InvalidState', consumerMessages.noAddressOnFile);
-        }
-        const now = clock.now();
-        const paid = await takeCodeMail(db, principal.consumerId, now);
-        if ('retryAfterMs' in paid) throw tooManyCodeMails(paid.retryAfterMs);
-        const outcome = await resendMfaCode(db, {
-          sessionId: principal.sessionId,
-          pepper: ctx.kbaPepper,
-          now,
-        });
-        if ('retryAfterMs' in outcome) {
-          await giveBackCodeMail(db, principal.consumerId);
-          throw new ApiError(429, 'ToManyRequests', consumerMessages.resendTooSoon).retryAt(
-            new Date(now.getTime() + outcome.retryAfterMs),
-            now,
-          );
-        }
-        await ctx.mail.enqueueMail(codeMail(row.tenant, row.email, outcome.code));
-        await audit.record({
-          event: 'consumer.sign-in.mfa.resend',
-          outcome: 'success',
-          actor: `consumer:${principal.consumerId}`,
-          tenantId: principal.tenantId,
-          ip: request.ip,
-          detail: { sessionId: principal.sessionId },
-        });
+        await signIn.resendMfaCode(principalOf(request), request.ip);
         return reply.code(204).send(null);
       },
     );

@@ -2,6 +2,7 @@ import { authTokenResultSchema, errorBodySchema, launchTokenSignInRequestSchema 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import { signInWithLaunchToken } from '../services/launch.ts';
+import { setRefreshCookie } from './session-http.ts';
 import { registerStaffPasswordRoutes } from './staff-routes.ts';
 
 export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -25,7 +26,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const result = await signInWithLaunchToken(ctx, request.body.token, request.ip);
-        ctx.sessions.setRefreshCookie(reply, 'customer', result);
+        setRefreshCookie(ctx, reply, 'customer', result);
         return result;
       },
     );

@@ -12,9 +12,10 @@ import type { AppContext } from '../context.ts';
 import { refuse } from '../refusals.ts';
 import type { LinkOpening } from '../services/audit.ts';
 import { createAuditBatcher } from '../services/audit-batch.ts';
-import { type IdentityTokenRecord, isExpired, toWireIdentityToken } from '../services/identity-tokens.ts';
-import { findIdentityTokenCached } from '../services/read-cache.ts';
+import { isExpired, toWireIdentityToken } from '../services/identity-tokens.ts';
+import { findIdentityTokenCached, type IdentityTokenRecord } from '../stores/identity-tokens.ts';
 import { hotReadOptions, keptAnswer } from './hot-read.ts';
+import { authenticate } from './session-http.ts';
 
 /** Link openings waiting to be written before readers start to wait for them. */
 const maxQueuedOpenings = 5_000;
@@ -28,7 +29,7 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
    */
   async function bearerIsOwner(request: FastifyRequest, record: IdentityTokenRecord): Promise<boolean> {
     try {
-      const principal = await ctx.sessions.authenticate(request, 'consumer');
+      const principal = await authenticate(ctx, request, 'consumer');
       return principal.consumerId === record.consumer.id && principal.tenantId === record.tenant.id;
     } catch {
       return false;

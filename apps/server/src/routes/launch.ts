@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import type { LaunchKind } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
 import { createLaunchToken } from '../services/launch.ts';
-import { principalOf } from '../services/sessions.ts';
+import { principalOf, requireSession } from './session-http.ts';
 
 const launchKinds: LaunchKind[] = ['customer', 'dashbilling'];
 
@@ -16,7 +16,7 @@ export function launchRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         `/api/auth/v1/launch/${kind}/:customerId`,
         {
           config: { failureLimited: true },
-          preHandler: ctx.sessions.requireSession('admin'),
+          preHandler: requireSession(ctx, 'admin'),
           schema: {
             tags: ['launch'],
             security: [{ bearer: [] }],

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import type { Scope } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
+import { clearRefreshCookie, identifySession, refreshTokenOf, setRefreshCookie } from './session-http.ts';
 import { noContentSchema } from './staff-routes.ts';
 
 const scopes: Scope[] = ['admin', 'customer', 'consumer'];
@@ -21,14 +22,14 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           },
         },
         async (request, reply) => {
-          const refreshToken = ctx.sessions.refreshTokenOf(request);
+          const refreshToken = refreshTokenOf(request);
           if (refreshToken === undefined) throw refuse('notAuthorized');
           try {
             const result = await ctx.sessions.refresh(scope, refreshToken, request.ip);
-            ctx.sessions.setRefreshCookie(reply, scope, result);
+            setRefreshCookie(ctx, reply, scope, result);
             return result;
           } catch (error) {
-            ctx.sessions.clearRefreshCookie(reply, scope);
+            clearRefreshCookie(ctx, reply, scope);
             throw error;
           }
         },
@@ -44,7 +45,7 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           },
         },
         async (request, reply) => {
-          const sessionId = await ctx.sessions.identifySession(request, scope);
+          const sessionId = await identifySession(ctx, request, scope);
           if (sessionId !== undefined) {
             await ctx.sessions.revokeSession(sessionId, 'sign-out');
             await ctx.audit.record({
@@ -54,7 +55,7 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               detail: { sessionId },
             });
           }
-          ctx.sessions.clearRefreshCookie(reply, scope);
+          clearRefreshCookie(ctx, reply, scope);
           return reply.status(204).send(null);
         },
       );

@@ -11,6 +11,7 @@ import { clientGone } from '../client-gone.ts';
 import type { AppContext } from '../context.ts';
 import type { StaffKind } from '../db/schema.ts';
 import { changePassword, requestPasswordReset, staffSignIn } from '../services/staff-auth.ts';
+import { identifySession, setRefreshCookie } from './session-http.ts';
 
 const errors = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((status) => [status, errorBodySchema]));
@@ -36,7 +37,7 @@ export function registerStaffPasswordRoutes(
     },
     async (request, reply) => {
       const result = await staffSignIn(ctx, kind, request.body, request.ip, clientGone(reply));
-      ctx.sessions.setRefreshCookie(reply, kind, result);
+      setRefreshCookie(ctx, reply, kind, result);
       return result;
     },
   );
@@ -68,7 +69,7 @@ export function registerStaffPasswordRoutes(
       },
     },
     async (request, reply) => {
-      const keptSessionId = await ctx.sessions.identifySession(request, kind);
+      const keptSessionId = await identifySession(ctx, request, kind);
       await changePassword(ctx, kind, request.body, request.ip, keptSessionId);
       return reply.status(204).send(null);
     },

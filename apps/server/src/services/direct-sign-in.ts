@@ -1,16 +1,8 @@
-import type { AuthTokenResult, SignInType } from '@entry/domain';
-import { type Database, oncePerHandle } from '../db/index.ts';
-import { rowPerCallInTurns } from '../db/sql.ts';
+import type { AuthTokenResult } from '@entry/domain';
+import type { Database } from '../db/index.ts';
+import { type DirectSignInToken, runDirectSignIn } from '../stores/direct-sign-ins.ts';
 import { isGuid, normaliseShortId } from './identity-tokens-short-id.ts';
 import type { SessionService } from './sessions.ts';
-
-/** What a direct sign-in read of the token it names: enough to audit and explain a refusal. */
-export interface DirectSignInToken {
-  guid: string;
-  shortId: string | null;
-  consumerId: number;
-  tenantId: number;
-}
 
 export type DirectSignInResult =
   /** No unrevoked token by that guid or short id belongs to the tenant named by both its id and subdomain. */
@@ -20,91 +12,10 @@ export type DirectSignInResult =
   | { outcome: 'not-direct'; token: DirectSignInToken }
   | { outcome: 'expired'; token: DirectSignInToken };
 
-export const directSignInEvent = 'consumer.sign-in.identity-token';
-
-type TokenColumn = 'guid' | 'short_id';
-
 /**
- * The whole sign-in with a Direct link in one statement: it reads the token (unrevoked, of the
- * tenant named by both its id and subdomain) and, when the token is Direct and unexpired, writes
- * the session, its first refresh token, the token's last use and the success audit row, all in one
- * round trip and one commit; the names the access token carries come back with it. The handler's
- * builder-made statements and separate read took twice the server's time per sign-in. These are
- * one caller's clauses, their names ending in `index`, so that the sign-ins of one turn share a
- * statement (decision record 018).
- *
- * $1 the guid or short id, $2 the tenant's id, $3 its subdomain (lower case), $4 now, $5 the
- * session id, $6 the role of a full consumer session, $7 the refresh token's hash, $8 its expiry,
- * $9 the caller's address.
+ * A sign-in with a Direct link: the token must be unrevoked, of the tenant named by both its id and
+ * subdomain, Direct and unexpired; the store checks and writes it all in one statement.
  */
-function directSignInClauses(tokenColumn: TokenColumn, index: number): string {
-  return `t${index} AS (
-    SELECT it.guid, it.short_id, it.consumer_id, it.tenant_id, it.sign_in_type,
-      it.expires_at <= $4::timestamptz AS expired, c.name AS consumer_name
-    FROM identity_tokens it
-    JOIN tenants tn ON tn.id = it.tenant_id
-    JOIN consumers c ON c.id = it.consumer_id
-    WHERE it.${tokenColumn} = $1::${tokenColumn === 'guid' ? 'uuid' : 'text'} AND it.revoked_at IS NULL
-      AND tn.id = $2::integer AND tn.subdomain = $3::text
-  ),
-  usable${index} AS (SELECT * FROM t${index} WHERE sign_in_type = 'Direct' AND NOT expired),
-  session${index} AS (
-    INSERT INTO sessions (id, scope, tenant_id, consumer_id, identity_token_guid, access_type,
-      has_restricted_access, role_id, created_at)
-    SELECT $5::uuid, 'consumer', tenant_id, consumer_id, guid, 'Consumer', false, $6::integer, $4::timestamptz
-    FROM usable${index}
-  ),
-  refresh${index} AS (
-    INSERT INTO refresh_tokens (hash, session_id, created_at, expires_at)
-    SELECT $7::text, $5::uuid, $4::timestamptz, $8::timestamptz FROM usable${index}
-  ),
-  used${index} AS (
-    UPDATE identity_tokens SET last_used_at = $4::timestamptz WHERE guid IN (SELECT guid FROM usable${index})
-  ),
-  audited${index} AS (
-    INSERT INTO audit_log (at, event, outcome, actor, tenant_id, ip, detail)
-    SELECT $4::timestamptz, '${directSignInEvent}', 'success', 'consumer:' || consumer_id, tenant_id, $9::text,
-      jsonb_build_object('identityToken', guid, 'sessionId', $5::text)
-    FROM usable${index}
-  )`;
-}
-
-const callerRow = (index: number) =>
-  `guid::text AS guid, short_id, consumer_id::text AS consumer_id, tenant_id, sign_in_type, expired,
-    consumer_name, EXISTS (SELECT 1 FROM usable${index}) AS signed_in
-  FROM t${index}`;
-
-interface DirectSignInCall {
-  tokenColumn: TokenColumn;
-  values: unknown[];
-}
-
-interface DirectSignInRow {
-  guid: string;
-  short_id: string | null;
-  consumer_id: string;
-  tenant_id: number;
-  sign_in_type: SignInType;
-  expired: boolean;
-  consumer_name: string | null;
-  signed_in: boolean;
-}
-
-/**
- * Each database's runner of direct sign-ins: those of one turn share a statement, four at most
- * (with the two token columns, eight statement texts), never two with one link, since each sets
- * the token's last use and one statement cannot change a row twice.
- */
-const directSignInsOf = oncePerHandle((db) =>
-  rowPerCallInTurns<DirectSignInCall, DirectSignInRow>(db, {
-    clausesOf: (call, index) => ({ text: directSignInClauses(call.tokenColumn, index), values: call.values }),
-    rowOf: callerRow,
-    shapeOf: (call) => call.tokenColumn,
-    rowsOf: (call) => [`${call.tokenColumn}:${String(call.values[0])}`],
-    perStatement: 4,
-  }),
-);
-
 export async function signInWithDirectLink(
   deps: { db: Database; sessions: SessionService },
   link: { token: string; customerId: number; subdomain: string },
@@ -113,31 +24,22 @@ export async function signInWithDirectLink(
 ): Promise<DirectSignInResult> {
   const shortId = isGuid(link.token) ? null : normaliseShortId(link.token);
   if (!isGuid(link.token) && shortId === null) return { outcome: 'unknown' };
-  const keys = deps.sessions.newSessionKeys();
-  const row = await directSignInsOf(deps.db)({
-    tokenColumn: shortId === null ? 'guid' : 'short_id',
-    values: [
-      shortId ?? link.token.toLowerCase(),
-      link.customerId,
-      link.subdomain.toLowerCase(),
-      keys.createdAt.toISOString(),
-      keys.id,
-      roleId,
-      keys.refreshTokenHash,
-      keys.refreshTokenExpiresAt.toISOString(),
-      ip,
-    ],
+  const reserved = deps.sessions.reserve();
+  const found = await runDirectSignIn(deps.db, {
+    token:
+      shortId === null
+        ? { column: 'guid', value: link.token.toLowerCase() }
+        : { column: 'short_id', value: shortId },
+    customerId: link.customerId,
+    subdomain: link.subdomain.toLowerCase(),
+    session: { id: reserved.id, createdAt: reserved.createdAt, roleId },
+    refreshToken: reserved.refreshToken,
+    ip,
   });
-  if (row === undefined) return { outcome: 'unknown' };
-  const token: DirectSignInToken = {
-    guid: row.guid,
-    shortId: row.short_id,
-    consumerId: Number(row.consumer_id),
-    tenantId: row.tenant_id,
-  };
-  if (row.signed_in) {
-    const pair = await deps.sessions.firstPair(
-      keys,
+  if (found === undefined) return { outcome: 'unknown' };
+  const { token } = found;
+  if (found.signedIn) {
+    const pair = await reserved.firstPair(
       {
         scope: 'consumer',
         tenantId: token.tenantId,
@@ -147,10 +49,10 @@ export async function signInWithDirectLink(
         hasRestrictedAccess: false,
         roleId,
       },
-      { consumerName: row.consumer_name, staffName: null, launchedByName: null },
+      { consumerName: found.consumerName, staffName: null, launchedByName: null },
     );
     return { outcome: 'signed-in', token, pair };
   }
-  if (row.sign_in_type !== 'Direct') return { outcome: 'not-direct', token };
+  if (found.signInType !== 'Direct') return { outcome: 'not-direct', token };
   return { outcome: 'expired', token };
 }

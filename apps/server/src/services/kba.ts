@@ -4,24 +4,24 @@ import {
   type VerificationField,
   verificationFieldsFor,
 } from '@entry/domain';
-import { and, eq } from 'drizzle-orm';
-import { type Database, oncePerHandle } from '../db/index.ts';
-import { consumers, identityTokens } from '../db/schema.ts';
-import {
-  executePart,
-  isSerializationFailure,
-  noRead,
-  type StatementPart,
-  sqlOf,
-  unchangedWritesInTurns,
-  withWrites,
-} from '../db/sql.ts';
+import type { Database } from '../db/index.ts';
+import type { StatementPart } from '../db/sql.ts';
 import {
   type Budget,
   recordFailedAttempt,
   recordSucceededAttempt,
   takeAttempt,
 } from '../stores/attempt-budgets.ts';
+import {
+  type AttemptWrites,
+  type ConsumerRow,
+  consumersWithAnswers,
+  judgeUnderLock,
+  type TokenKey,
+  type VerificationRow,
+  writeAttemptIfUnchanged,
+  writeTokenlessSuccess,
+} from '../stores/verifications.ts';
 import {
   consumerLockPolicy,
   isLocked,
@@ -94,7 +94,7 @@ const hashColumns = {
   last4Ssn: 'last4SsnHash',
   postalCode: 'postalCodeHash',
   dateOfBirth: 'dateOfBirthHash',
-} as const satisfies Record<VerificationField, keyof typeof consumers.$inferSelect>;
+} as const satisfies Record<VerificationField, keyof ConsumerRow>;
 
 /** The fields a request lacks for a token's sign-in type (a token-less request needs all three). */
 export function missingFields(
@@ -107,113 +107,19 @@ export function missingFields(
   });
 }
 
-function consumerOf(row: typeof consumers.$inferSelect): VerifiedConsumer {
+function consumerOf(row: ConsumerRow): VerifiedConsumer {
   return { id: row.id, consumerId: row.consumerId, name: row.name, email: row.email };
-}
-
-/** What a verification decides on: the consumer (with its answers' hashes and its locks) and the token's locks. */
-export interface VerificationRow {
-  consumer: typeof consumers.$inferSelect;
-  token: LockState;
 }
 
 export interface TokenVerificationInput<Plan extends SuccessPlan> {
   /** The rows as the caller read them with the token, without a lock. */
   asRead: VerificationRow;
-  tokenGuid: string;
+  token: TokenKey;
   fields: readonly VerificationField[];
   answers: VerificationAnswers;
   pepper: string;
   now: Date;
   onSuccess: PlanOnSuccess<Plan>;
-}
-
-/** The verification's read under the locks: the same rows as `VerificationRow`. */
-const verificationColumns = {
-  consumer: consumers,
-  token: {
-    failedCount: identityTokens.failedCount,
-    lockLevel: identityTokens.lockLevel,
-    lockedUntil: identityTokens.lockedUntil,
-    lastFailureAt: identityTokens.lastFailureAt,
-  },
-};
-
-/**
- * Locks the consumer's row and then the token's (rows are locked in FROM order), as the token-less
- * verification does. NO KEY UPDATE, as an UPDATE takes: it still excludes every other counting
- * attempt but not the key-share locks of a sign-in's inserts that reference these rows, which lock
- * the token first and so could otherwise deadlock with this read.
- */
-function lockBothRows(db: Database, input: TokenVerificationInput<SuccessPlan>) {
-  return db
-    .select(verificationColumns)
-    .from(consumers)
-    .innerJoin(identityTokens, eq(identityTokens.consumerId, consumers.id))
-    .where(and(eq(consumers.id, input.asRead.consumer.id), eq(identityTokens.guid, input.tokenGuid)))
-    .for('no key update');
-}
-
-/**
- * `lockBothRows` as a fixed text (the same order and strength) that finds the rows only while
- * their lock columns still hold the values they were read with: $1 the consumer, $2 the token,
- * $3-$6 the consumer's lock columns, $7-$10 the token's, as `lockValues` lists them.
- */
-const unchangedRowsText = `SELECT c.id FROM consumers c JOIN identity_tokens t ON t.consumer_id = c.id
-  WHERE c.id = $1::bigint AND t.guid = $2::uuid
-    AND c.failed_count = $3::integer AND c.lock_level = $4::integer
-    AND c.locked_until IS NOT DISTINCT FROM $5::timestamptz
-    AND c.last_failure_at IS NOT DISTINCT FROM $6::timestamptz
-    AND t.failed_count = $7::integer AND t.lock_level = $8::integer
-    AND t.locked_until IS NOT DISTINCT FROM $9::timestamptz
-    AND t.last_failure_at IS NOT DISTINCT FROM $10::timestamptz
-  FOR NO KEY UPDATE`;
-
-const lockValues = (state: LockState) => [
-  state.failedCount,
-  state.lockLevel,
-  state.lockedUntil?.toISOString() ?? null,
-  state.lastFailureAt?.toISOString() ?? null,
-];
-
-const setLockColumns =
-  'failed_count = $1::integer, lock_level = $2::integer, locked_until = $3::timestamptz, ' +
-  'last_failure_at = $4::timestamptz';
-/** The guard of a write in `writesIfUnchanged`: it changes a row only once `locked` found it as read. */
-const onceLocked = ' AND EXISTS (SELECT 1 FROM locked)';
-
-/**
- * The consumer's new lock state, written only when it differs from the stored one: a success with
- * no failures to reset leaves the row as it is, rather than writing a copy of it on every sign-in.
- */
-function consumerUpdates(
-  consumer: { id: number } & LockState,
-  state: LockState,
-  guard = '',
-): StatementPart[] {
-  if (sameLockState(lockStateOf(consumer), state)) return [];
-  return [
-    {
-      text: `UPDATE consumers SET ${setLockColumns} WHERE id = $5::bigint${guard}`,
-      values: [...lockValues(state), consumer.id],
-    },
-  ];
-}
-
-function tokenUpdate(tokenGuid: string, state: LockState & { lastUsedAt?: Date }, guard = ''): StatementPart {
-  return {
-    text: `UPDATE identity_tokens SET ${setLockColumns}, last_used_at = COALESCE($5::timestamptz, last_used_at) WHERE guid = $6::uuid${guard}`,
-    values: [...lockValues(state), state.lastUsedAt?.toISOString() ?? null, tokenGuid],
-  };
-}
-
-/** The rows' new lock states (the token's with its last use on success) and what a success leads to. */
-interface VerificationWrites {
-  /** The consumer's row the decision rests on, to write only what changed in it. */
-  consumerRow: VerificationRow['consumer'];
-  consumer: LockState;
-  token: LockState & { lastUsedAt?: Date };
-  alongside: readonly StatementPart[];
 }
 
 /** The end of the longer of two locks in force at `now`. */
@@ -224,11 +130,11 @@ function laterOf(first: LockState, second: LockState, now: Date): Date | null {
   return ends.length === 0 ? null : new Date(Math.max(...ends));
 }
 
-/** What the rows as read decide: the result, and what it writes (nothing while locked). */
+/** What the rows decide: the result, and what it writes (nothing while locked). */
 function decide<Plan extends SuccessPlan>(
   row: VerificationRow | undefined,
   input: TokenVerificationInput<Plan>,
-): { result: VerificationResult<Plan>; writes?: VerificationWrites } {
+): { result: VerificationResult<Plan>; writes?: AttemptWrites } {
   const { now } = input;
   if (row === undefined) {
     return {
@@ -241,6 +147,18 @@ function decide<Plan extends SuccessPlan>(
   if (isLocked(consumerState, now) || isLocked(tokenState, now)) {
     return { result: { outcome: 'locked', consumer, lockedUntil: laterOf(consumerState, tokenState, now) } };
   }
+  // The consumer's row is written only when its lock state changes: not on every sign-in.
+  const writes = (
+    consumerLocks: LockState,
+    tokenLocks: AttemptWrites['tokenLocks'],
+    alongside: readonly StatementPart[],
+  ) => ({
+    consumerId: row.consumer.id,
+    token: input.token,
+    consumerLocks: sameLockState(lockStateOf(row.consumer), consumerLocks) ? null : consumerLocks,
+    tokenLocks,
+    alongside,
+  });
   // Every field is compared, so the time taken does not reveal which one was wrong.
   const matches = input.fields.map((field) =>
     verificationValueMatches(
@@ -254,12 +172,11 @@ function decide<Plan extends SuccessPlan>(
     const plan = input.onSuccess(consumer);
     return {
       result: { outcome: 'verified', consumer, plan },
-      writes: {
-        consumerRow: row.consumer,
-        consumer: recordSuccess(consumerState, now),
-        token: { ...recordSuccess(tokenState, now), lastUsedAt: now },
-        alongside: plan.writes,
-      },
+      writes: writes(
+        recordSuccess(consumerState, now),
+        { ...recordSuccess(tokenState, now), lastUsedAt: now },
+        plan.writes,
+      ),
     };
   }
   const tokenFailure = recordFailure(tokenState, tokenLockPolicy, now);
@@ -271,91 +188,23 @@ function decide<Plan extends SuccessPlan>(
       tokenLockedNow: tokenFailure.lockedNow,
       consumerLockedNow: consumerFailure.lockedNow,
     },
-    writes: {
-      consumerRow: row.consumer,
-      consumer: consumerFailure.state,
-      token: tokenFailure.state,
-      alongside: [],
-    },
+    writes: writes(consumerFailure.state, tokenFailure.state, []),
   };
 }
 
 /**
- * Each database's writer of attempts decided on rows as read: those of one turn share a statement,
- * four at most, since each number of attempts of each outcome's shape is a statement text of its
- * own, and the named statements of a connection are bounded (`maxNamedStatements`).
+ * The common case, one attempt at a time on a consumer, decides on the rows as read without a
+ * lock; when another attempt changed them before the write, it decides again with both rows locked.
  */
-const attemptWritesOf = oncePerHandle((db) => unchangedWritesInTurns(db, 4));
-
-/**
- * The common case, one attempt at a time on a consumer: the rows are read without a lock, and the
- * outcome written in one statement that first locks them again as they were read, together with
- * the attempts on other consumers that were decided in the same turn. Undefined when another
- * attempt changed them in between: nothing was written.
- */
-async function verifyAsRead<Plan extends SuccessPlan>(
-  db: Database,
-  input: TokenVerificationInput<Plan>,
-): Promise<VerificationResult<Plan> | undefined> {
-  const { asRead } = input;
-  const { result, writes } = decide(asRead, input);
-  if (writes === undefined) return result;
-  const expected = {
-    text: unchangedRowsText,
-    values: [
-      asRead.consumer.id,
-      input.tokenGuid,
-      ...lockValues(asRead.consumer),
-      ...lockValues(asRead.token),
-    ],
-  };
-  try {
-    await attemptWritesOf(db)({
-      expected,
-      writes: [
-        ...consumerUpdates(writes.consumerRow, writes.consumer, onceLocked),
-        ...writes.alongside,
-        tokenUpdate(input.tokenGuid, writes.token, onceLocked),
-      ],
-      rows: [`consumer:${asRead.consumer.id}`, `token:${input.tokenGuid}`],
-    });
-  } catch (error) {
-    if (isSerializationFailure(error)) return undefined;
-    throw error;
-  }
-  return result;
-}
-
-/**
- * Parallel attempts on one consumer: both rows locked from the read to the write, so the attempts
- * on every instance queue one behind the other.
- */
-async function verifyLocked<Plan extends SuccessPlan>(
-  db: Database,
-  input: TokenVerificationInput<Plan>,
-): Promise<VerificationResult<Plan>> {
-  return db.transaction(async (tx) => {
-    const [row] = await lockBothRows(tx, input);
-    const { result, writes } = decide(row, input);
-    if (writes === undefined) return result;
-    // Both rows, and on success what it leads to, in one statement: a round trip fewer inside the locks.
-    await tx.execute(
-      sqlOf(
-        withWrites(
-          [...consumerUpdates(writes.consumerRow, writes.consumer), ...writes.alongside],
-          tokenUpdate(input.tokenGuid, writes.token),
-        ),
-      ),
-    );
-    return result;
-  });
-}
-
 export async function verifyWithToken<Plan extends SuccessPlan>(
   db: Database,
   input: TokenVerificationInput<Plan>,
 ): Promise<VerificationResult<Plan>> {
-  return (await verifyAsRead(db, input)) ?? verifyLocked(db, input);
+  const { result, writes } = decide(input.asRead, input);
+  if (writes === undefined || (await writeAttemptIfUnchanged(db, input.asRead, writes))) return result;
+  return judgeUnderLock(db, { consumerId: input.asRead.consumer.id, token: input.token }, (row) =>
+    decide(row, input),
+  );
 }
 
 export interface TokenlessVerificationInput<Plan extends SuccessPlan> {
@@ -397,18 +246,11 @@ export async function verifyWithoutToken<Plan extends SuccessPlan>(
   const budget = identityBudget(input.tenantId, postalCodeHash, dateOfBirthHash);
   const take = await takeAttempt(db, budget, now);
   if (!('taken' in take)) return { outcome: 'locked', consumer: null, lockedUntil: take.lockedUntil };
-  const candidates = await db
-    .select()
-    .from(consumers)
-    .where(
-      and(
-        eq(consumers.tenantId, input.tenantId),
-        eq(consumers.last4SsnHash, last4SsnHash),
-        eq(consumers.postalCodeHash, postalCodeHash),
-        eq(consumers.dateOfBirthHash, dateOfBirthHash),
-      ),
-    )
-    .limit(2);
+  const candidates = await consumersWithAnswers(db, input.tenantId, {
+    last4SsnHash,
+    postalCodeHash,
+    dateOfBirthHash,
+  });
   const [candidate] = candidates;
   if (candidate === undefined || candidates.length > 1) {
     const failure = await recordFailedAttempt(db, budget, now);
@@ -423,6 +265,6 @@ export async function verifyWithoutToken<Plan extends SuccessPlan>(
   await recordSucceededAttempt(db, budget, take.taken);
   const consumer = consumerOf(candidate);
   const plan = input.onSuccess(consumer);
-  if (plan.writes.length > 0) await executePart(db, withWrites(plan.writes, noRead));
+  await writeTokenlessSuccess(db, plan.writes);
   return { outcome: 'verified', consumer, plan };
 }

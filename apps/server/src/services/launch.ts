@@ -4,7 +4,8 @@ import type { AppContext } from '../context.ts';
 import { type LaunchKind, launchTokens, staffUsers, tenants } from '../db/schema.ts';
 import { executeRows } from '../db/sql.ts';
 import { refuse } from '../refusals.ts';
-import { endingCause, endingInstants } from './session-endings.ts';
+import { endingCause } from '../stores/sessions.ts';
+import { endingInstants } from './session-endings.ts';
 import { hashToken, randomToken } from './sessions.ts';
 import { staffRoleIds } from './staff-roles.ts';
 
@@ -108,7 +109,7 @@ export async function signInWithLaunchToken(
     throw refuse('invalidLaunchToken');
   }
   const adminId = Number(claimed.admin_id);
-  const result = await ctx.sessions.createSession({
+  const result = await ctx.sessions.open({
     scope: 'customer',
     tenantId: claimed.tenant_id,
     accessType: 'Launched',

@@ -1,14 +1,19 @@
 import { createHmac, randomInt } from 'node:crypto';
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
-import { mfaCodes, sessions } from '../db/schema.ts';
-import { type StatementPart, sqlOf } from '../db/sql.ts';
+import type { StatementPart } from '../db/sql.ts';
 import {
   type Budget,
   recordFailedAttempt,
   recordSucceededAttempt,
   takeAttempt,
 } from '../stores/attempt-budgets.ts';
+import {
+  mfaCodeInsert,
+  replaceCodeUnlessRecent,
+  type StoredCode,
+  takeCodeTry,
+  useCode,
+} from '../stores/mfa-codes.ts';
 import type { LockPolicy } from './kba-locks.ts';
 import { hashesEqual } from './keyed-hash.ts';
 
@@ -36,58 +41,36 @@ interface IssueInput {
   now: Date;
 }
 
-type Executor = Pick<Database, 'execute' | 'update'>;
-
-async function replaceCode(executor: Executor, input: IssueInput): Promise<string> {
-  const code = generateMfaCode();
-  await executor
-    .update(mfaCodes)
-    .set({ usedAt: input.now })
-    .where(and(eq(mfaCodes.sessionId, input.sessionId), isNull(mfaCodes.usedAt)));
-  await executor.execute(sqlOf(mfaCodeInsert({ ...input, code })));
-  return code;
-}
-
-/**
- * The insert of a code, not yet run. A new session's first code goes into the session's own
- * statement (it has no earlier code to void); the code in clear goes only into the mail.
- */
-export function mfaCodeInsert(input: IssueInput & { code: string }): StatementPart {
+function storedCode(input: IssueInput & { code: string }): StoredCode {
   return {
-    text:
-      'INSERT INTO mfa_codes (session_id, code_hash, expires_at, created_at) ' +
-      'VALUES ($1::uuid, $2::text, $3::timestamptz, $4::timestamptz)',
-    values: [
-      input.sessionId,
-      hashMfaCode(input.pepper, input.sessionId, input.code),
-      new Date(input.now.getTime() + mfaCodeLifetimeMs).toISOString(),
-      input.now.toISOString(),
-    ],
+    sessionId: input.sessionId,
+    codeHash: hashMfaCode(input.pepper, input.sessionId, input.code),
+    createdAt: input.now,
+    expiresAt: new Date(input.now.getTime() + mfaCodeLifetimeMs),
   };
 }
 
 /**
- * A new code for the session, voiding the earlier one, unless the last one is less than a minute
- * old. The session row is locked so that parallel resends issue at most one code.
+ * The write of a new session's first code, for the session's own statement; the code in clear
+ * goes only into the mail.
  */
+export function firstMfaCode(input: IssueInput & { code: string }): StatementPart {
+  return mfaCodeInsert(storedCode(input));
+}
+
+/** A new code for the session, voiding the earlier one, unless the last one is less than a minute old. */
 export async function resendMfaCode(
   db: Database,
   input: IssueInput,
 ): Promise<{ code: string } | { retryAfterMs: number }> {
-  return db.transaction(async (tx) => {
-    await tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, input.sessionId)).for('update');
-    const [latest] = await tx
-      .select({ createdAt: mfaCodes.createdAt })
-      .from(mfaCodes)
-      .where(eq(mfaCodes.sessionId, input.sessionId))
-      .orderBy(desc(mfaCodes.id))
-      .limit(1);
-    if (latest !== undefined) {
-      const waited = input.now.getTime() - latest.createdAt.getTime();
-      if (waited < mfaResendIntervalMs) return { retryAfterMs: mfaResendIntervalMs - waited };
-    }
-    return { code: await replaceCode(tx, input) };
-  });
+  const code = generateMfaCode();
+  const replaced = await replaceCodeUnlessRecent(
+    db,
+    storedCode({ ...input, code }),
+    new Date(input.now.getTime() - mfaResendIntervalMs),
+  );
+  if ('replaced' in replaced) return { code };
+  return { retryAfterMs: mfaResendIntervalMs - (input.now.getTime() - replaced.latestAt.getTime()) };
 }
 
 /** 10 wrong codes across a consumer's pending sessions lock its MFA step, with a link's lock policy. */
@@ -117,7 +100,7 @@ export async function consumeMfaCode(
   const budget = mfaBudgetOf(input.consumerId);
   const take = await takeAttempt(db, budget, input.now);
   if (!('taken' in take)) return { outcome: 'locked', lockedUntil: take.lockedUntil };
-  if (await useCode(db, input)) {
+  if (await tryCode(db, input)) {
     await recordSucceededAttempt(db, budget, take.taken);
     return { outcome: 'accepted' };
   }
@@ -125,28 +108,13 @@ export async function consumeMfaCode(
   return { outcome: 'wrong', lockedNow: failure.lockedNow };
 }
 
-async function useCode(
+/** A try of the session's current code: its tries are taken before it is compared, and a right one is used once. */
+async function tryCode(
   db: Database,
   input: { sessionId: string; code: string; pepper: string; now: Date },
 ): Promise<boolean> {
-  const [attempt] = await db
-    .update(mfaCodes)
-    .set({ attempts: sql`${mfaCodes.attempts} + 1` })
-    .where(
-      and(
-        eq(mfaCodes.sessionId, input.sessionId),
-        isNull(mfaCodes.usedAt),
-        gt(mfaCodes.expiresAt, input.now),
-        lt(mfaCodes.attempts, mfaMaxAttempts),
-      ),
-    )
-    .returning({ id: mfaCodes.id, codeHash: mfaCodes.codeHash });
+  const attempt = await takeCodeTry(db, input.sessionId, input.now, mfaMaxAttempts);
   if (attempt === undefined) return false;
   if (!hashesEqual(hashMfaCode(input.pepper, input.sessionId, input.code), attempt.codeHash)) return false;
-  const [used] = await db
-    .update(mfaCodes)
-    .set({ usedAt: input.now })
-    .where(and(eq(mfaCodes.id, attempt.id), isNull(mfaCodes.usedAt)))
-    .returning({ id: mfaCodes.id });
-  return used !== undefined;
+  return useCode(db, attempt.id, input.now);
 }

@@ -3,6 +3,7 @@ import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { Scope } from '../db/schema.ts';
 import { executeRows } from '../db/sql.ts';
+import { endingCause } from '../stores/sessions.ts';
 import type { AuditLog } from './audit.ts';
 
 /** A session waiting for its second factor lives this long from its start, and is never renewed. */
@@ -35,28 +36,6 @@ export function endingInstants(now: Date, sessionMaxMinutes: number): EndingInst
     startedAfter: new Date(now.getTime() - sessionMaxMinutes * 60_000),
     pendingStartedAfter: new Date(now.getTime() - pendingSessionLifetimeMs),
   };
-}
-
-/**
- * The cause that has ended session `s` although nobody revoked it, or NULL while its grounds hold:
- * its age, the admin session that launched it, the link it was opened with. The one rule, read by
- * every authenticated call and every refresh (decision record 020). The arguments are SQL
- * expressions of the three instants of `EndingInstants`.
- */
-export function endingCause(now: string, startedAfter: string, pendingStartedAfter: string): string {
-  return `CASE
-    WHEN s.has_restricted_access AND s.created_at <= ${pendingStartedAfter}::timestamptz THEN 'mfa-pending-expired'
-    WHEN s.created_at <= ${startedAfter}::timestamptz THEN 'session-max-age'
-    WHEN s.launched_by_session_id IS NOT NULL AND NOT EXISTS (
-      SELECT 1 FROM sessions p WHERE p.id = s.launched_by_session_id AND p.revoked_at IS NULL
-        AND p.created_at > ${startedAfter}::timestamptz
-    ) THEN 'launching-session-ended'
-    WHEN s.identity_token_guid IS NOT NULL THEN (
-      SELECT CASE WHEN it.revoked_at IS NOT NULL THEN 'link-revoked'
-        WHEN it.expires_at <= ${now}::timestamptz THEN 'link-expired' END
-      FROM identity_tokens it WHERE it.guid = s.identity_token_guid
-    )
-  END`;
 }
 
 /** Which sessions to look at: these and the ones they launched, or those opened with a mailing's links. */

@@ -249,7 +249,7 @@ export async function staffSignIn(
   }
   // The audit row commits with the session, in its one statement; the name the token carries is
   // the user's as the password check left the row.
-  return ctx.sessions.createSession(
+  return ctx.sessions.open(
     {
       scope: kind,
       tenantId: user.tenantId,
@@ -258,17 +258,19 @@ export async function staffSignIn(
       hasRestrictedAccess: false,
       roleId: user.roleId,
     },
-    (sessionId) => [
-      ctx.audit.insertOf({
-        event,
-        outcome: 'success',
-        actor: `${kind}:${user.id}`,
-        tenantId: user.tenantId,
-        ip,
-        detail: { sessionId },
-      }),
-    ],
-    { names: { consumerName: null, staffName: user.displayName, launchedByName: null } },
+    {
+      alongside: (sessionId) => [
+        ctx.audit.insertOf({
+          event,
+          outcome: 'success',
+          actor: `${kind}:${user.id}`,
+          tenantId: user.tenantId,
+          ip,
+          detail: { sessionId },
+        }),
+      ],
+      names: { consumerName: null, staffName: user.displayName, launchedByName: null },
+    },
   );
 }
 

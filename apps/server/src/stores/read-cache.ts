@@ -1,8 +1,7 @@
 import type { AccessResult } from '@entry/domain';
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { findIdentityToken, type IdentityTokenRecord } from './identity-tokens.ts';
-import { isGuid, normaliseShortId } from './identity-tokens-short-id.ts';
+import type { IdentityTokenRecord } from './identity-tokens.ts';
 
 /**
  * The in-process cache of the two public reads a mailing day hammers: the access lookup and the
@@ -83,22 +82,6 @@ export function readCacheFor(db: Database, clock: Clock): ReadCache {
 
 export const tokenCacheKeys = (token: { guid: string; shortId: string | null }): string[] =>
   token.shortId === null ? [`guid:${token.guid}`] : [`guid:${token.guid}`, `short:${token.shortId}`];
-
-/** `findIdentityToken` through the cache: for the public reads only, never for a sign-in. */
-export function findIdentityTokenCached(
-  db: Database,
-  clock: Clock,
-  tokenParam: string,
-): Promise<IdentityTokenRecord | null> {
-  const shortId = isGuid(tokenParam) ? null : normaliseShortId(tokenParam);
-  const key = isGuid(tokenParam)
-    ? `guid:${tokenParam.toLowerCase()}`
-    : shortId === null
-      ? null
-      : `short:${shortId}`;
-  if (key === null) return Promise.resolve(null);
-  return readCacheFor(db, clock).identityTokens.get(key, () => findIdentityToken(db, tokenParam));
-}
 
 /** After a write to one identity token (its last use, its locks): its next read goes to the database. */
 export function forgetIdentityToken(db: Database, token: { guid: string; shortId: string | null }): void {

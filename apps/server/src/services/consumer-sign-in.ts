@@ -1,0 +1,454 @@
+import {
+  type AuthTokenResult,
+  type IdentityTokenSignInRequest,
+  type LookupSignInRequest,
+  type VerificationField,
+  verificationFieldsFor,
+} from '@entry/domain';
+import type { AppContext } from '../context.ts';
+import type { StatementPart } from '../db/sql.ts';
+import { ApiError, invalidValue, notFound } from '../errors.ts';
+import { giveBackCodeMail, takeCodeMail } from '../stores/code-mail-budget.ts';
+import { findConsumerMailTarget } from '../stores/consumers.ts';
+import { directSignInEvent } from '../stores/direct-sign-ins.ts';
+import { findIdentityTokenToVerify } from '../stores/identity-tokens.ts';
+import { endEarlierPendingSessions, endPendingSession } from '../stores/sessions.ts';
+import { findTenantByIdAndSubdomain, type SignInTenant } from '../stores/tenants.ts';
+import { signInWithDirectLink } from './direct-sign-in.ts';
+import { isExpired } from './identity-tokens.ts';
+import {
+  missingFields,
+  type VerificationAnswers,
+  type VerificationRefusal,
+  type VerificationResult,
+  type VerifiedConsumer,
+  verifyWithoutToken,
+  verifyWithToken,
+} from './kba.ts';
+import type { EnqueueMailInput } from './mail.ts';
+import { consumeMfaCode, firstMfaCode, generateMfaCode, mfaCodeLifetimeMs, resendMfaCode } from './mfa.ts';
+import type { NewSession, ReservedSession, SessionPrincipal, WritesWithSession } from './sessions.ts';
+import { createSubscriptionLinks } from './subscriptions.ts';
+
+/**
+ * Consumer sign-in (DESIGN.md section 5): with a Direct identity token, by knowledge-based
+ * verification (lookup), and the MFA step that follows a lookup when the tenant requires it.
+ *
+ * Choices where the design leaves room (docs/decisions/004-consumer-sign-in-choices.md):
+ * - identity-token sign-in with a token that needs verification: 400 InvalidValue on `token`
+ *   (within the spec's statuses for the call; the guard only sends Direct tokens here);
+ * - a customerId and subdomain that do not name the same tenant: 404 ItemNotFound, as an unknown
+ *   tenant; a token of another tenant: 404 ItemNotFound, as an unknown token;
+ * - lookup with an expired token: 404 TokenExpired, as the identity-token sign-in;
+ * - MFA required but no address on file: 409 InvalidState (a code cannot be delivered);
+ * - the MFA call with a full session: 409 InvalidState (nothing is pending);
+ * - resend within a minute of the last code: 429 ToManyRequests with Retry-After.
+ */
+
+/** The role every full consumer session carries (every full token has a roleId; staff use 1 and 2). */
+export const consumerRoleId = 3;
+
+const codeMailLimitCause = 'code mails per hour used up';
+
+export const consumerMessages = {
+  tenantNotFound: 'No organisation matches this customer id and domain.',
+  tokenNotFound: 'This link is not valid.',
+  tokenExpired: 'This link has expired.',
+  notDirectToken: 'This link needs a verification step before signing in.',
+  fieldRequired: 'This value is required for this link.',
+  invalidSignIn: 'The information you entered does not match our records.',
+  ambiguous:
+    'The information you entered matches more than one account. Please use the link from your letter.',
+  userLocked: 'Too many attempts. Verification is locked for a while. Please try again later.',
+  noAddressOnFile: 'No e-mail address is on file to send a verification code to.',
+  wrongMfaCode: 'The code is not correct, has expired or was already used.',
+  mfaNotPending: 'This session has no verification code pending.',
+  resendTooSoon: 'A new code can be requested once a minute. Please wait a moment and try again.',
+  tooManyCodeMails: 'Too many codes were sent to you in the last hour. Please try again later.',
+  mfaMailSubject: 'Your verification code',
+  mfaMailText: (code: string, minutes: number) =>
+    `Your verification code is ${code}. It is valid for ${minutes} minutes. If you did not try to sign in, you can ignore this e-mail.`,
+} as const;
+
+export interface ConsumerSignIn {
+  /** A Direct link's sign-in: the first token pair. */
+  withIdentityToken(body: IdentityTokenSignInRequest, ip: string): Promise<AuthTokenResult>;
+  /** A lookup: a full session, or a pending one whose code is on its way. */
+  withLookup(body: LookupSignInRequest, ip: string): Promise<AuthTokenResult>;
+  /** The MFA step: the pending session becomes a full one with a new pair. */
+  completeMfa(principal: SessionPrincipal, mfaCode: string, ip: string): Promise<AuthTokenResult>;
+  /** A new code for the pending session, voiding the earlier one. */
+  resendMfaCode(principal: SessionPrincipal, ip: string): Promise<void>;
+}
+
+/** What a verified lookup writes, and the session it opens (none: MFA with no address on file). */
+interface LookupPlan {
+  writes: StatementPart[];
+  opened: { reserved: ReservedSession; session: NewSession } | null;
+  /** The code's mail, sent once the consumer's hourly budget of code mails allows it. */
+  codeMail: PendingCodeMail | null;
+}
+
+interface PendingCodeMail {
+  consumerId: number;
+  mail: EnqueueMailInput;
+}
+
+export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
+  const { db, clock, sessions, audit } = ctx;
+  const subscriptionLinks = createSubscriptionLinks(ctx.config, ctx.subscriptionKey);
+
+  /** The tenant named by both its id and its subdomain; a mismatch is as unknown as a wrong id. */
+  async function tenantOf(customerId: number, subdomain: string): Promise<SignInTenant> {
+    const tenant = await findTenantByIdAndSubdomain(db, customerId, subdomain.toLowerCase());
+    if (tenant === null) throw notFound(consumerMessages.tenantNotFound);
+    return tenant;
+  }
+
+  /**
+   * The token of the tenant named by `customerId` and `subdomain`, with its consumer's row for the
+   * verification. The token names its tenant, so a good link costs one read; the tenant alone is
+   * read only to tell an unknown tenant (which answers first) from an unknown token.
+   */
+  async function tokenOfTenant(tokenParam: string, customerId: number, subdomain: string) {
+    const found = await findIdentityTokenToVerify(db, tokenParam);
+    if (
+      found !== null &&
+      found.record.tenant.id === customerId &&
+      found.record.tenant.subdomain === subdomain.toLowerCase()
+    ) {
+      return found;
+    }
+    await tenantOf(customerId, subdomain);
+    throw notFound(consumerMessages.tokenNotFound);
+  }
+
+  const tokenExpired = () => new ApiError(404, 'TokenExpired', consumerMessages.tokenExpired);
+  const mfaNotPending = () => new ApiError(409, 'InvalidState', consumerMessages.mfaNotPending);
+  const noAddressOnFile = () => new ApiError(409, 'InvalidState', consumerMessages.noAddressOnFile);
+
+  /** The refusal of a locked verification or MFA step, saying when to try again where that is known. */
+  const locked = (lockedUntil: Date | null) =>
+    new ApiError(403, 'UserLocked', consumerMessages.userLocked).retryAt(lockedUntil, clock.now());
+
+  const tooManyCodeMails = (retryAfterMs: number) =>
+    new ApiError(429, 'ToManyRequests', consumerMessages.tooManyCodeMails).retryAt(
+      new Date(clock.now().getTime() + retryAfterMs),
+      clock.now(),
+    );
+
+  /**
+   * A full session, or where the tenant requires MFA a pending one with its code and the code's
+   * mail; no session where MFA is required and no address is on file (a code cannot be sent). The
+   * audit row of the outcome is one of the writes.
+   */
+  function lookupPlan(input: {
+    tenant: SignInTenant;
+    mfaNeeded: boolean;
+    tokenGuid: string | null;
+    consumer: VerifiedConsumer;
+    ip: string;
+    now: Date;
+  }): LookupPlan {
+    const { tenant, tokenGuid, consumer } = input;
+    const audited = (outcome: 'success' | 'failure', detail: Record<string, unknown>) =>
+      audit.insertOf({
+        event: 'consumer.sign-in.lookup',
+        actor: `consumer:${consumer.id}`,
+        tenantId: tenant.id,
+        ip: input.ip,
+        outcome,
+        detail: { identityToken: tokenGuid, ...detail },
+      });
+    const signedIn = {
+      scope: 'consumer',
+      tenantId: tenant.id,
+      consumerId: consumer.id,
+      identityTokenGuid: tokenGuid,
+    } as const;
+    const opening = (
+      session: NewSession,
+      alongside: WritesWithSession,
+      codeMail: PendingCodeMail | null = null,
+    ): LookupPlan => {
+      const reserved = sessions.reserve();
+      return {
+        opened: { reserved, session },
+        writes: [...reserved.inserts(session), ...alongside(reserved.id)],
+        codeMail,
+      };
+    };
+    if (!input.mfaNeeded) {
+      return opening(
+        { ...signedIn, accessType: 'Consumer', hasRestrictedAccess: false, roleId: consumerRoleId },
+        () => [audited('success', { mfa: false })],
+      );
+    }
+    const email = consumer.email;
+    if (email === null || email.trim() === '') {
+      return { opened: null, writes: [audited('failure', { noAddress: true })], codeMail: null };
+    }
+    const code = generateMfaCode();
+    return opening(
+      { ...signedIn, accessType: 'MfaPending', hasRestrictedAccess: true, roleId: null },
+      (sessionId) => [
+        firstMfaCode({ sessionId, code, pepper: ctx.kbaPepper, now: input.now }),
+        audited('success', { mfa: 'pending' }),
+      ],
+      { consumerId: consumer.id, mail: codeMail(tenant, email, code) },
+    );
+  }
+
+  function codeMail(
+    tenant: Pick<SignInTenant, 'id' | 'subdomain'>,
+    to: string,
+    code: string,
+  ): EnqueueMailInput {
+    return {
+      tenantId: tenant.id,
+      to,
+      subject: consumerMessages.mfaMailSubject,
+      text: consumerMessages.mfaMailText(code, mfaCodeLifetimeMs / 60_000),
+      unsubscribe: subscriptionLinks.unsubscribeLinksFor(tenant, { customerId: tenant.id, emailAddress: to }),
+    };
+  }
+
+  type AuditBase = { tenantId: number | null; ip: string };
+
+  const auditLockout = (base: AuditBase, actor: string | null, detail: Record<string, unknown>) =>
+    audit.record({ ...base, event: 'consumer.verification.lockout', outcome: 'locked', actor, detail });
+
+  /**
+   * Mails a pending session's code within the consumer's hourly budget of code mails; past it,
+   * ends the session it opened and refuses with 429.
+   */
+  async function sendCode(
+    pending: PendingCodeMail,
+    sessionId: string,
+    tenant: SignInTenant,
+    ip: string,
+    now: Date,
+  ): Promise<void> {
+    const paid = await takeCodeMail(db, pending.consumerId, now);
+    if ('retryAfterMs' in paid) {
+      await endPendingSession(db, sessionId, codeMailLimitCause, now);
+      await audit.record({
+        event: 'consumer.session.end',
+        outcome: 'revoked',
+        actor: `consumer:${pending.consumerId}`,
+        tenantId: tenant.id,
+        ip,
+        detail: { sessionId, cause: codeMailLimitCause },
+      });
+      throw tooManyCodeMails(paid.retryAfterMs);
+    }
+    await ctx.mail.enqueueMail(pending.mail);
+  }
+
+  async function endEarlierPending(consumerId: number, keep: string, tenant: SignInTenant, ip: string) {
+    const ended = await endEarlierPendingSessions(db, consumerId, keep, clock.now());
+    for (const sessionId of ended) {
+      await audit.record({
+        event: 'consumer.session.end',
+        outcome: 'revoked',
+        actor: `consumer:${consumerId}`,
+        tenantId: tenant.id,
+        ip,
+        detail: { sessionId, cause: 'replaced by a new lookup' },
+      });
+    }
+  }
+
+  /** Turns a verification that did not succeed into its audit rows and its error. */
+  async function refuse(
+    ip: string,
+    tenant: SignInTenant,
+    result: VerificationRefusal,
+    tokenGuid: string | null,
+  ): Promise<never> {
+    const base = { tenantId: tenant.id, ip, detail: { identityToken: tokenGuid } };
+    switch (result.outcome) {
+      case 'locked':
+        await audit.record({
+          ...base,
+          event: 'consumer.sign-in.lookup',
+          outcome: 'locked',
+          actor: result.consumer === null ? null : `consumer:${result.consumer.id}`,
+        });
+        throw locked(result.lockedUntil);
+      case 'ambiguous':
+        await audit.record({
+          ...base,
+          event: 'consumer.sign-in.lookup',
+          outcome: 'failure',
+          detail: { ambiguous: true },
+        });
+        if (result.lockedNow) await auditLockout(base, null, { tokenless: true });
+        throw new ApiError(409, 'Ambiguous', consumerMessages.ambiguous);
+      case 'mismatch': {
+        const actor = result.consumer === null ? null : `consumer:${result.consumer.id}`;
+        await audit.record({ ...base, event: 'consumer.sign-in.lookup', outcome: 'failure', actor });
+        if (result.tokenLockedNow || result.consumerLockedNow) {
+          await auditLockout(base, actor, {
+            identityToken: tokenGuid,
+            token: result.tokenLockedNow,
+            consumer: result.consumerLockedNow,
+          });
+        }
+        throw new ApiError(409, 'InvalidSignIn', consumerMessages.invalidSignIn);
+      }
+    }
+  }
+
+  function requireFields(fields: readonly VerificationField[]): void {
+    const [first] = fields;
+    if (first === undefined) return;
+    throw new ApiError(
+      400,
+      'InvalidValue',
+      consumerMessages.fieldRequired,
+      fields.map((field) => ({ field, message: consumerMessages.fieldRequired })),
+    );
+  }
+
+  return {
+    async withIdentityToken(body, ip) {
+      const signIn = await signInWithDirectLink(ctx, body, ip, consumerRoleId);
+      if (signIn.outcome === 'unknown') {
+        await tenantOf(body.customerId, body.subdomain);
+        throw notFound(consumerMessages.tokenNotFound);
+      }
+      const { token } = signIn;
+      if (signIn.outcome === 'signed-in') return signIn.pair;
+      const refused = {
+        event: directSignInEvent,
+        actor: `consumer:${token.consumerId}`,
+        tenantId: token.tenantId,
+        ip,
+        outcome: 'failure',
+      } as const;
+      if (signIn.outcome === 'not-direct') {
+        await audit.record({ ...refused, detail: { identityToken: token.guid } });
+        throw invalidValue('token', consumerMessages.notDirectToken);
+      }
+      await audit.record({ ...refused, detail: { identityToken: token.guid, expired: true } });
+      throw tokenExpired();
+    },
+
+    async withLookup(body, ip) {
+      const answers: VerificationAnswers = {
+        last4Ssn: body.last4Ssn,
+        postalCode: body.postalCode,
+        dateOfBirth: body.dateOfBirth,
+      };
+      const now = clock.now();
+      const tokenParam = body.token ?? '';
+      const found =
+        tokenParam === '' ? null : await tokenOfTenant(tokenParam, body.customerId, body.subdomain);
+      const record = found?.record ?? null;
+      const tenant = record?.tenant ?? (await tenantOf(body.customerId, body.subdomain));
+      const tokenGuid = record?.token.guid ?? null;
+      if (record !== null && isExpired(record.token, now)) throw tokenExpired();
+      requireFields(missingFields(record?.token.signInType ?? null, answers));
+
+      // A consumer without a link is always asked for the mailed code.
+      const mfaNeeded = tenant.mfaRequired || found === null;
+      const plan = (consumer: VerifiedConsumer) =>
+        lookupPlan({ tenant, mfaNeeded, tokenGuid, consumer, ip, now });
+      const verification = { answers, pepper: ctx.kbaPepper, now };
+      let result: VerificationResult<LookupPlan>;
+      if (found === null) {
+        result = await verifyWithoutToken(db, { ...verification, tenantId: tenant.id, onSuccess: plan });
+      } else {
+        const { token } = found.record;
+        result = await verifyWithToken(db, {
+          ...verification,
+          onSuccess: plan,
+          asRead: { consumer: found.consumerRow, token },
+          token: { guid: token.guid, shortId: token.shortId },
+          fields: verificationFieldsFor(token.signInType),
+        });
+      }
+      if (result.outcome !== 'verified') return refuse(ip, tenant, result, tokenGuid);
+
+      const { opened, codeMail: pending } = result.plan;
+      if (opened === null) throw noAddressOnFile();
+      const { reserved, session } = opened;
+      if (pending !== null) await sendCode(pending, reserved.id, tenant, ip, now);
+      const authToken = await reserved.firstPair(session, {
+        consumerName: result.consumer.name,
+        staffName: null,
+        launchedByName: null,
+      });
+      await endEarlierPending(result.consumer.id, reserved.id, tenant, ip);
+      if (session.hasRestrictedAccess) ctx.mail.deliverSoon();
+      return authToken;
+    },
+
+    async completeMfa(principal, mfaCode, ip) {
+      if (principal.accessType !== 'MfaPending') throw mfaNotPending();
+      const audited = {
+        event: 'consumer.sign-in.mfa',
+        actor: `consumer:${principal.consumerId}`,
+        tenantId: principal.tenantId,
+        ip,
+        detail: { sessionId: principal.sessionId },
+      };
+      if (principal.consumerId === null) throw mfaNotPending();
+      const check = await consumeMfaCode(db, {
+        sessionId: principal.sessionId,
+        consumerId: principal.consumerId,
+        code: mfaCode,
+        pepper: ctx.kbaPepper,
+        now: clock.now(),
+      });
+      if (check.outcome === 'locked') {
+        await audit.record({ ...audited, outcome: 'locked' });
+        throw locked(check.lockedUntil);
+      }
+      if (check.outcome === 'wrong') {
+        await audit.record({ ...audited, outcome: 'failure' });
+        if (check.lockedNow) {
+          await auditLockout(audited, audited.actor, { sessionId: principal.sessionId, mfa: true });
+        }
+        throw new ApiError(409, 'InvalidSignIn', consumerMessages.wrongMfaCode);
+      }
+      const pair = await sessions.upgradeSession(principal.sessionId, {
+        accessType: 'Consumer',
+        hasRestrictedAccess: false,
+        roleId: consumerRoleId,
+      });
+      await audit.record({ ...audited, outcome: 'success' });
+      return pair;
+    },
+
+    async resendMfaCode(principal, ip) {
+      const { consumerId, tenantId } = principal;
+      if (principal.accessType !== 'MfaPending' || consumerId === null || tenantId === null) {
+        throw mfaNotPending();
+      }
+      const target = await findConsumerMailTarget(db, consumerId);
+      if (target === null || target.email === null) throw noAddressOnFile();
+      const now = clock.now();
+      const paid = await takeCodeMail(db, consumerId, now);
+      if ('retryAfterMs' in paid) throw tooManyCodeMails(paid.retryAfterMs);
+      const outcome = await resendMfaCode(db, { sessionId: principal.sessionId, pepper: ctx.kbaPepper, now });
+      if ('retryAfterMs' in outcome) {
+        await giveBackCodeMail(db, consumerId);
+        throw new ApiError(429, 'ToManyRequests', consumerMessages.resendTooSoon).retryAt(
+          new Date(now.getTime() + outcome.retryAfterMs),
+          now,
+        );
+      }
+      await ctx.mail.enqueueMail(codeMail(target.tenant, target.email, outcome.code));
+      await audit.record({
+        event: 'consumer.sign-in.mfa.resend',
+        outcome: 'success',
+        actor: `consumer:${consumerId}`,
+        tenantId,
+        ip,
+        detail: { sessionId: principal.sessionId },
+      });
+    },
+  };
+}

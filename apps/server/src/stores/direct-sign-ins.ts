@@ -1,0 +1,154 @@
+import type { SignInType } from '@entry/domain';
+import { type Database, oncePerHandle } from '../db/index.ts';
+import { rowPerCallInTurns } from '../db/sql.ts';
+import { forgetIdentityToken } from './read-cache.ts';
+import { refreshTokenInsert } from './sessions.ts';
+
+/** What a direct sign-in read of the token it names: enough to audit and explain a refusal. */
+export interface DirectSignInToken {
+  guid: string;
+  shortId: string | null;
+  consumerId: number;
+  tenantId: number;
+}
+
+export const directSignInEvent = 'consumer.sign-in.identity-token';
+
+export type TokenColumn = 'guid' | 'short_id';
+
+/**
+ * The whole sign-in with a Direct link in one statement: it reads the token (unrevoked, of the
+ * tenant named by both its id and subdomain) and, when the token is Direct and unexpired, writes
+ * the session, its first refresh token, the token's last use and the success audit row, all in one
+ * round trip and one commit; the names the access token carries come back with it. These are
+ * one caller's clauses, their names ending in `index`, so that the sign-ins of one turn share a
+ * statement (decision record 018).
+ *
+ * $1 the guid or short id, $2 the tenant's id, $3 its subdomain (lower case), $4 now, $5 the
+ * session id, $6 the role of a full consumer session, $7 the refresh token's hash, $8 its expiry,
+ * $9 the caller's address.
+ */
+function directSignInClauses(tokenColumn: TokenColumn, index: number): string {
+  return `t${index} AS (
+    SELECT it.guid, it.short_id, it.consumer_id, it.tenant_id, it.sign_in_type,
+      it.expires_at <= $4::timestamptz AS expired, c.name AS consumer_name
+    FROM identity_tokens it
+    JOIN tenants tn ON tn.id = it.tenant_id
+    JOIN consumers c ON c.id = it.consumer_id
+    WHERE it.${tokenColumn} = $1::${tokenColumn === 'guid' ? 'uuid' : 'text'} AND it.revoked_at IS NULL
+      AND tn.id = $2::integer AND tn.subdomain = $3::text
+  ),
+  usable${index} AS (SELECT * FROM t${index} WHERE sign_in_type = 'Direct' AND NOT expired),
+  session${index} AS (
+    INSERT INTO sessions (id, scope, tenant_id, consumer_id, identity_token_guid, access_type,
+      has_restricted_access, role_id, created_at)
+    SELECT $5::uuid, 'consumer', tenant_id, consumer_id, guid, 'Consumer', false, $6::integer, $4::timestamptz
+    FROM usable${index}
+  ),
+  refresh${index} AS (${refreshTokenInsert(
+    { hash: '$7::text', sessionId: '$5::uuid', createdAt: '$4::timestamptz', expiresAt: '$8::timestamptz' },
+    ` FROM usable${index}`,
+  )}),
+  used${index} AS (
+    UPDATE identity_tokens SET last_used_at = $4::timestamptz WHERE guid IN (SELECT guid FROM usable${index})
+  ),
+  audited${index} AS (
+    INSERT INTO audit_log (at, event, outcome, actor, tenant_id, ip, detail)
+    SELECT $4::timestamptz, '${directSignInEvent}', 'success', 'consumer:' || consumer_id, tenant_id, $9::text,
+      jsonb_build_object('identityToken', guid, 'sessionId', $5::text)
+    FROM usable${index}
+  )`;
+}
+
+const callerRow = (index: number) =>
+  `guid::text AS guid, short_id, consumer_id::text AS consumer_id, tenant_id, sign_in_type, expired,
+    consumer_name, EXISTS (SELECT 1 FROM usable${index}) AS signed_in
+  FROM t${index}`;
+
+interface DirectSignInCall {
+  tokenColumn: TokenColumn;
+  values: unknown[];
+}
+
+interface DirectSignInRow {
+  guid: string;
+  short_id: string | null;
+  consumer_id: string;
+  tenant_id: number;
+  sign_in_type: SignInType;
+  expired: boolean;
+  consumer_name: string | null;
+  signed_in: boolean;
+}
+
+/**
+ * Each database's runner of direct sign-ins: those of one turn share a statement, four at most
+ * (with the two token columns, eight statement texts), never two with one link, since each sets
+ * the token's last use and one statement cannot change a row twice.
+ */
+const directSignInsOf = oncePerHandle((db) =>
+  rowPerCallInTurns<DirectSignInCall, DirectSignInRow>(db, {
+    clausesOf: (call, index) => ({ text: directSignInClauses(call.tokenColumn, index), values: call.values }),
+    rowOf: callerRow,
+    shapeOf: (call) => call.tokenColumn,
+    rowsOf: (call) => [`${call.tokenColumn}:${String(call.values[0])}`],
+    perStatement: 4,
+  }),
+);
+
+export interface DirectSignInInput {
+  /** The token's guid (lower case) or its normalised short id. */
+  token: { column: TokenColumn; value: string };
+  customerId: number;
+  /** Lower case. */
+  subdomain: string;
+  session: { id: string; createdAt: Date; roleId: number };
+  refreshToken: { hash: string; expiresAt: Date };
+  ip: string;
+}
+
+/** What the statement found: the token, and whether it signed in (else why not). */
+export interface DirectSignInOutcome {
+  token: DirectSignInToken;
+  signInType: SignInType;
+  expired: boolean;
+  consumerName: string | null;
+  signedIn: boolean;
+}
+
+/** Undefined when no unrevoked token by that guid or short id belongs to the tenant named. */
+export async function runDirectSignIn(
+  db: Database,
+  input: DirectSignInInput,
+): Promise<DirectSignInOutcome | undefined> {
+  const row = await directSignInsOf(db)({
+    tokenColumn: input.token.column,
+    values: [
+      input.token.value,
+      input.customerId,
+      input.subdomain,
+      input.session.createdAt.toISOString(),
+      input.session.id,
+      input.session.roleId,
+      input.refreshToken.hash,
+      input.refreshToken.expiresAt.toISOString(),
+      input.ip,
+    ],
+  });
+  if (row === undefined) return undefined;
+  const token: DirectSignInToken = {
+    guid: row.guid,
+    shortId: row.short_id,
+    consumerId: Number(row.consumer_id),
+    tenantId: row.tenant_id,
+  };
+  // The sign-in wrote the token's last use: its next read goes to the database.
+  if (row.signed_in) forgetIdentityToken(db, token);
+  return {
+    token,
+    signInType: row.sign_in_type,
+    expired: row.expired,
+    consumerName: row.consumer_name,
+    signedIn: row.signed_in,
+  };
+}
