@@ -12,6 +12,21 @@ const fixture: Record<string, string> = {
   }),
   'apps/server/src/app.ts': 'export const app = 1;\n',
   'apps/server/test/entry.ts': "export { app } from '../src/app.ts';\n",
+  'apps/server/src/routes/sign-in.ts': "import { rule } from '../services/rule.ts';\nexport { rule };\n",
+  'apps/server/src/services/rule.ts': [
+    "import { rows } from '../stores/rows.ts';",
+    "import { app } from '../app.ts';",
+    'export const rule = rows + app;',
+    '',
+  ].join('\n'),
+  'apps/server/src/stores/rows.ts': [
+    "import { db } from '../db/index.ts';",
+    "import { rule } from '../services/rule.ts';",
+    "import { signIn } from '../routes/sign-in.ts';",
+    'export const rows = db + rule + signIn;',
+    '',
+  ].join('\n'),
+  'apps/server/src/db/index.ts': "import { rows } from '../stores/rows.ts';\nexport const db = rows;\n",
   'apps/web/package.json': JSON.stringify({ name: '@fixture/web' }),
   'apps/web/tsconfig.json': JSON.stringify({
     compilerOptions: {
@@ -146,6 +161,33 @@ describe('findBoundaryViolations', () => {
         specifier: '../../apps/web/src/lib/shared.ts',
         rule: 'app',
         into: 'apps/web',
+      },
+    ]);
+  });
+
+  it('reports a server layer importing a layer above it, and nothing for imports downwards', async () => {
+    const violations = await findBoundaryViolations(root);
+    expect(violations.filter((violation) => violation.rule === 'layer')).toEqual([
+      {
+        file: 'apps/server/src/db/index.ts',
+        line: 1,
+        specifier: '../stores/rows.ts',
+        rule: 'layer',
+        into: 'apps/server/src/stores',
+      },
+      {
+        file: 'apps/server/src/stores/rows.ts',
+        line: 2,
+        specifier: '../services/rule.ts',
+        rule: 'layer',
+        into: 'apps/server/src/services',
+      },
+      {
+        file: 'apps/server/src/stores/rows.ts',
+        line: 3,
+        specifier: '../routes/sign-in.ts',
+        rule: 'layer',
+        into: 'apps/server/src/routes',
       },
     ]);
   });

@@ -1,7 +1,8 @@
 /**
  * The import boundaries biome cannot see, because they depend on where an import lands rather than
- * on how it is spelled: a feature folder of an app imports no other feature, and nothing outside
- * apps/X imports apps/X except through a package export apps/X declares. Run by `npm run lint`.
+ * on how it is spelled: a feature folder of an app imports no other feature, nothing outside apps/X
+ * imports apps/X except through a package export apps/X declares, and the server's layers import
+ * only downwards (routes, services, stores, db). Run by `npm run lint`.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -14,8 +15,8 @@ export interface BoundaryViolation {
   file: string;
   line: number;
   specifier: string;
-  rule: 'feature' | 'app';
-  /** The feature or app folder the import reaches into. */
+  rule: 'feature' | 'app' | 'layer';
+  /** The feature, app or layer folder the import reaches into. */
   into: string;
 }
 
@@ -36,6 +37,16 @@ function appOf(file: string): string | undefined {
 /** The feature folder (`apps/<name>/src/features/<feature>`) a repository path lies in, if any. */
 function featureOf(file: string): string | undefined {
   return /^(apps\/[^/]+\/src\/features\/[^/]+)\//.exec(file)?.[1];
+}
+
+/** The server's layers, highest first: each imports only the layers after it. */
+const serverLayers: readonly string[] = ['routes', 'services', 'stores', 'db'];
+
+/** The server layer folder (`apps/server/src/<layer>`) a repository path lies in, and its rank. */
+function layerOf(file: string): { folder: string; rank: number } | undefined {
+  const layer = /^apps\/server\/src\/([^/]+)\//.exec(file)?.[1];
+  const rank = layer === undefined ? -1 : serverLayers.indexOf(layer);
+  return rank === -1 ? undefined : { folder: `apps/server/src/${layer}`, rank };
 }
 
 async function sourceFiles(root: string, directory = root): Promise<string[]> {
@@ -133,12 +144,14 @@ export async function findBoundaryViolations(root: string): Promise<BoundaryViol
     const text = await readFile(file, 'utf8');
     const importer = relative(file);
     const importerFeature = featureOf(importer);
+    const importerLayer = layerOf(importer);
     for (const { fileName: specifier, pos } of ts.preProcessFile(text, true, true).importedFiles) {
       const target = importTarget(file, specifier, workspaces, compilerOptionsOf);
       if (target === undefined) continue;
       const imported = relative(target);
       const targetApp = appOf(imported);
       const targetFeature = featureOf(imported);
+      const targetLayer = layerOf(imported);
       const line = text.slice(0, pos).split('\n').length;
       if (targetApp !== undefined && targetApp !== appOf(importer)) {
         violations.push({ file: importer, line, specifier, rule: 'app', into: targetApp });
@@ -148,6 +161,12 @@ export async function findBoundaryViolations(root: string): Promise<BoundaryViol
         targetFeature !== importerFeature
       ) {
         violations.push({ file: importer, line, specifier, rule: 'feature', into: targetFeature });
+      } else if (
+        importerLayer !== undefined &&
+        targetLayer !== undefined &&
+        targetLayer.rank < importerLayer.rank
+      ) {
+        violations.push({ file: importer, line, specifier, rule: 'layer', into: targetLayer.folder });
       }
     }
   }
@@ -157,6 +176,8 @@ export async function findBoundaryViolations(root: string): Promise<BoundaryViol
 const explanations: Record<BoundaryViolation['rule'], string> = {
   feature: 'a feature imports no other feature; move what they share to components/ or lib/',
   app: 'only the app itself imports its files; elsewhere import a package export it declares in its package.json',
+  layer:
+    'the server imports downwards only (routes, services, stores, db); move what both need to the lower layer',
 };
 
 async function main(): Promise<void> {

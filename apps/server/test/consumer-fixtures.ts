@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { IdentityTokenData, SignInType, VerificationField } from '@entry/domain';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, consumers, identityTokens, type TenantSettings, tenants } from '../src/db/schema.ts';
-import { generateShortId } from '../src/services/identity-tokens-short-id.ts';
 import { hashVerificationValue } from '../src/services/keyed-hash.ts';
+import { generateShortId } from '../src/stores/identity-token-ids.ts';
 import type { TestServer } from './helpers/server.ts';
 
 /** Consumers and identity tokens made for one test, so no test depends on another's counters. */

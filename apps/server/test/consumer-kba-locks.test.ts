@@ -1,4 +1,3 @@
-import { describe, expect, it } from 'vitest';
 import {
   consumerLockPolicy,
   isLocked,
@@ -10,7 +9,8 @@ import {
   settle,
   tokenLockPolicy,
   unlockedState,
-} from '../src/services/kba-locks.ts';
+} from '@entry/domain';
+import { describe, expect, it } from 'vitest';
 
 const minute = 60_000;
 const hour = 60 * minute;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateShortId, isGuid, normaliseShortId } from '../src/services/identity-tokens-short-id.ts';
+import { generateShortId, isGuid, normaliseShortId } from '../src/stores/identity-token-ids.ts';
 
 describe('generateShortId', () => {
   it('is 10 Crockford base32 characters', () => {

@@ -4,12 +4,12 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { type Config, publicOrigin } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { consumers, emailSubscriptions, identityTokens, staffUsers, tenants } from '../db/schema.ts';
-import { generateShortId } from '../services/identity-tokens-short-id.ts';
 import { hashVerificationValue } from '../services/keyed-hash.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { staffRoleIds } from '../services/staff-roles.ts';
 import { createSubscriptionLinks } from '../services/subscriptions.ts';
 import { subscriptionTokenKey } from '../services/subscriptions-token.ts';
+import { generateShortId } from '../stores/identity-token-ids.ts';
 
 /** The demo object of DESIGN.md section 7, printed by `npm run demo -- --json`. */
 export interface DemoData {

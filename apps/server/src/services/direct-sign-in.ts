@@ -1,7 +1,7 @@
 import type { AuthTokenResult } from '@entry/domain';
 import type { Database } from '../db/index.ts';
 import { type DirectSignInToken, runDirectSignIn } from '../stores/direct-sign-ins.ts';
-import { isGuid, normaliseShortId } from './identity-tokens-short-id.ts';
+import { isGuid, normaliseShortId } from '../stores/identity-token-ids.ts';
 import type { SessionService } from './sessions.ts';
 
 export type DirectSignInResult =

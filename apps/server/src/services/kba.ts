@@ -1,6 +1,15 @@
 import {
   allVerificationFields,
+  consumerLockPolicy,
+  isLocked,
+  type LockState,
+  lockStateOf,
+  recordFailure,
+  recordSuccess,
   type SignInType,
+  sameLockState,
+  settle,
+  tokenLockPolicy,
   type VerificationField,
   verificationFieldsFor,
 } from '@entry/domain';
@@ -22,17 +31,6 @@ import {
   writeAttemptIfUnchanged,
   writeTokenlessSuccess,
 } from '../stores/verifications.ts';
-import {
-  consumerLockPolicy,
-  isLocked,
-  type LockState,
-  lockStateOf,
-  recordFailure,
-  recordSuccess,
-  sameLockState,
-  settle,
-  tokenLockPolicy,
-} from './kba-locks.ts';
 import { hashVerificationValue, verificationValueMatches } from './keyed-hash.ts';
 
 /**

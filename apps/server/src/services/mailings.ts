@@ -22,6 +22,7 @@ import type { Database } from '../db/index.ts';
 import { consumers, identityTokens } from '../db/schema.ts';
 import { executeRows } from '../db/sql.ts';
 import { refuse } from '../refusals.ts';
+import { generateShortId } from '../stores/identity-token-ids.ts';
 import {
   type ColumnSpec,
   type CsvRow,
@@ -29,7 +30,6 @@ import {
   ProblemList,
   readCsvRows,
 } from './consumer-import-csv.ts';
-import { generateShortId } from './identity-tokens-short-id.ts';
 import type { Tenant } from './tenants.ts';
 
 /**

@@ -1,4 +1,5 @@
 import { createHmac, randomInt } from 'node:crypto';
+import type { LockPolicy } from '@entry/domain';
 import type { Database } from '../db/index.ts';
 import type { StatementPart } from '../db/sql.ts';
 import {
@@ -14,7 +15,6 @@ import {
   takeCodeTry,
   useCode,
 } from '../stores/mfa-codes.ts';
-import type { LockPolicy } from './kba-locks.ts';
 import { hashesEqual } from './keyed-hash.ts';
 
 /**

@@ -1,4 +1,5 @@
 import type { AuthTokenResult } from '@entry/domain';
+import { type LockPolicy, type LockState, lockedAfter, lockStateOf, quietResetMs } from '@entry/domain';
 import { and, eq, gt, isNull, lt, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { appsOrigin } from '../config.ts';
@@ -8,7 +9,6 @@ import { passwordResetTokens, type StaffKind, sessions, staffUsers, tenants } fr
 import { sqlOf } from '../db/sql.ts';
 import { ApiError, refuse } from '../refusals.ts';
 import type { AuditEntry } from './audit.ts';
-import { type LockPolicy, type LockState, lockedAfter, lockStateOf, quietResetMs } from './kba-locks.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords.ts';
 import { hashToken, randomToken } from './sessions.ts';
 import { createSubscriptionLinks } from './subscriptions.ts';

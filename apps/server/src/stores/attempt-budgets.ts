@@ -1,7 +1,7 @@
+import { firstLockMs, type LockPolicy, longestLockMs, quietResetMs } from '@entry/domain';
 import { and, eq, gte, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { attemptBudgets, type BudgetKind } from '../db/schema.ts';
-import { firstLockMs, type LockPolicy, longestLockMs, quietResetMs } from '../services/kba-locks.ts';
 
 /**
  * Budgets of attempts that have no row of their own (DESIGN.md, wave 2): an attempt takes a unit

@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { consumers, identityTokens, tenants } from '../db/schema.ts';
-import { isGuid, normaliseShortId } from '../services/identity-tokens-short-id.ts';
+import { isGuid, normaliseShortId } from './identity-token-ids.ts';
 import { readCacheFor } from './read-cache.ts';
 
 /** An identity token with what the calls around it need from its consumer and tenant. */

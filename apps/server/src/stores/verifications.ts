@@ -1,3 +1,4 @@
+import type { LockState } from '@entry/domain';
 import { and, eq } from 'drizzle-orm';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { consumers, identityTokens } from '../db/schema.ts';
@@ -10,7 +11,6 @@ import {
   unchangedWritesInTurns,
   withWrites,
 } from '../db/sql.ts';
-import type { LockState } from '../services/kba-locks.ts';
 import { forgetIdentityToken } from './read-cache.ts';
 
 /**
