@@ -3,14 +3,6 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ClientGoneError, clientClosedRequest } from './client-gone.ts';
 import { ApiError, type FieldError, refusals, refuse } from './refusals.ts';
 
-// The sign-in files still being moved call these; the rest of the server calls `refuse`.
-export { ApiError, type FieldError } from './refusals.ts';
-export const notFound = (message: string) => new ApiError(404, 'ItemNotFound', message);
-export const notAuthorized = () => refuse('notAuthorized');
-export const notPermitted = () => refuse('notPermitted');
-export const invalidValue = (field: string, message: string) =>
-  new ApiError(400, 'InvalidValue', message, [{ field, message }]);
-
 function validationErrors(error: FastifyError): FieldError[] {
   if (!hasZodFastifySchemaValidationErrors(error)) return [];
   const context = error.validationContext ?? 'request';

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'f
 import '@fastify/cookie';
 import type { AppContext } from '../context.ts';
 import type { Scope } from '../db/schema.ts';
-import { notAuthorized } from '../errors.ts';
+import { refuse } from '../refusals.ts';
 import type { RequireSessionOptions, SessionPrincipal } from '../services/sessions.ts';
 
 /** The HTTP side of sessions: the bearer token and refresh cookie a call carries, and the preHandler. */
@@ -39,7 +39,7 @@ export function refreshTokenOf(request: FastifyRequest): string | undefined {
 
 /** The principal set by `requireSession`; a route without that preHandler has none. */
 export function principalOf(request: FastifyRequest): SessionPrincipal {
-  if (request.principal === undefined) throw notAuthorized();
+  if (request.principal === undefined) throw refuse('notAuthorized');
   return request.principal;
 }
 

@@ -7,7 +7,7 @@ import {
 } from '@entry/domain';
 import type { AppContext } from '../context.ts';
 import type { StatementPart } from '../db/sql.ts';
-import { ApiError, invalidValue, notFound } from '../errors.ts';
+import { refuse } from '../refusals.ts';
 import { giveBackCodeMail, takeCodeMail } from '../stores/code-mail-budget.ts';
 import { findConsumerMailTarget } from '../stores/consumers.ts';
 import { directSignInEvent } from '../stores/direct-sign-ins.ts';
@@ -50,23 +50,10 @@ export const consumerRoleId = 3;
 
 const codeMailLimitCause = 'code mails per hour used up';
 
-export const consumerMessages = {
-  tenantNotFound: 'No organisation matches this customer id and domain.',
-  tokenNotFound: 'This link is not valid.',
-  tokenExpired: 'This link has expired.',
-  notDirectToken: 'This link needs a verification step before signing in.',
-  fieldRequired: 'This value is required for this link.',
-  invalidSignIn: 'The information you entered does not match our records.',
-  ambiguous:
-    'The information you entered matches more than one account. Please use the link from your letter.',
-  userLocked: 'Too many attempts. Verification is locked for a while. Please try again later.',
-  noAddressOnFile: 'No e-mail address is on file to send a verification code to.',
-  wrongMfaCode: 'The code is not correct, has expired or was already used.',
-  mfaNotPending: 'This session has no verification code pending.',
-  resendTooSoon: 'A new code can be requested once a minute. Please wait a moment and try again.',
-  tooManyCodeMails: 'Too many codes were sent to you in the last hour. Please try again later.',
-  mfaMailSubject: 'Your verification code',
-  mfaMailText: (code: string, minutes: number) =>
+/** The one-time code's mail. */
+export const codeMailTexts = {
+  subject: 'Your verification code',
+  text: (code: string, minutes: number) =>
     `Your verification code is ${code}. It is valid for ${minutes} minutes. If you did not try to sign in, you can ignore this e-mail.`,
 } as const;
 
@@ -101,7 +88,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
   /** The tenant named by both its id and its subdomain; a mismatch is as unknown as a wrong id. */
   async function tenantOf(customerId: number, subdomain: string): Promise<SignInTenant> {
     const tenant = await findTenantByIdAndSubdomain(db, customerId, subdomain.toLowerCase());
-    if (tenant === null) throw notFound(consumerMessages.tenantNotFound);
+    if (tenant === null) throw refuse('consumerTenantNotFound');
     return tenant;
   }
 
@@ -120,22 +107,17 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       return found;
     }
     await tenantOf(customerId, subdomain);
-    throw notFound(consumerMessages.tokenNotFound);
+    throw refuse('linkNotFound');
   }
-
-  const tokenExpired = () => new ApiError(404, 'TokenExpired', consumerMessages.tokenExpired);
-  const mfaNotPending = () => new ApiError(409, 'InvalidState', consumerMessages.mfaNotPending);
-  const noAddressOnFile = () => new ApiError(409, 'InvalidState', consumerMessages.noAddressOnFile);
 
   /** The refusal of a locked verification or MFA step, saying when to try again where that is known. */
   const locked = (lockedUntil: Date | null) =>
-    new ApiError(403, 'UserLocked', consumerMessages.userLocked).retryAt(lockedUntil, clock.now());
+    refuse('verificationLocked', { retryAt: { until: lockedUntil, now: clock.now() } });
 
   const tooManyCodeMails = (retryAfterMs: number) =>
-    new ApiError(429, 'ToManyRequests', consumerMessages.tooManyCodeMails).retryAt(
-      new Date(clock.now().getTime() + retryAfterMs),
-      clock.now(),
-    );
+    refuse('tooManyCodeMails', {
+      retryAt: { until: new Date(clock.now().getTime() + retryAfterMs), now: clock.now() },
+    });
 
   /**
    * A full session, or where the tenant requires MFA a pending one with its code and the code's
@@ -207,8 +189,8 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
     return {
       tenantId: tenant.id,
       to,
-      subject: consumerMessages.mfaMailSubject,
-      text: consumerMessages.mfaMailText(code, mfaCodeLifetimeMs / 60_000),
+      subject: codeMailTexts.subject,
+      text: codeMailTexts.text(code, mfaCodeLifetimeMs / 60_000),
       unsubscribe: subscriptionLinks.unsubscribeLinksFor(tenant, { customerId: tenant.id, emailAddress: to }),
     };
   }
@@ -260,7 +242,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
   }
 
   /** Turns a verification that did not succeed into its audit rows and its error. */
-  async function refuse(
+  async function refuseVerification(
     ip: string,
     tenant: SignInTenant,
     result: VerificationRefusal,
@@ -284,7 +266,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
           detail: { ambiguous: true },
         });
         if (result.lockedNow) await auditLockout(base, null, { tokenless: true });
-        throw new ApiError(409, 'Ambiguous', consumerMessages.ambiguous);
+        throw refuse('verificationAmbiguous');
       case 'mismatch': {
         const actor = result.consumer === null ? null : `consumer:${result.consumer.id}`;
         await audit.record({ ...base, event: 'consumer.sign-in.lookup', outcome: 'failure', actor });
@@ -295,20 +277,14 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
             consumer: result.consumerLockedNow,
           });
         }
-        throw new ApiError(409, 'InvalidSignIn', consumerMessages.invalidSignIn);
+        throw refuse('verificationMismatch');
       }
     }
   }
 
   function requireFields(fields: readonly VerificationField[]): void {
-    const [first] = fields;
-    if (first === undefined) return;
-    throw new ApiError(
-      400,
-      'InvalidValue',
-      consumerMessages.fieldRequired,
-      fields.map((field) => ({ field, message: consumerMessages.fieldRequired })),
-    );
+    if (fields.length === 0) return;
+    throw refuse('verificationFieldRequired', { fields: [...fields] });
   }
 
   return {
@@ -316,7 +292,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       const signIn = await signInWithDirectLink(ctx, body, ip, consumerRoleId);
       if (signIn.outcome === 'unknown') {
         await tenantOf(body.customerId, body.subdomain);
-        throw notFound(consumerMessages.tokenNotFound);
+        throw refuse('linkNotFound');
       }
       const { token } = signIn;
       if (signIn.outcome === 'signed-in') return signIn.pair;
@@ -329,10 +305,10 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       } as const;
       if (signIn.outcome === 'not-direct') {
         await audit.record({ ...refused, detail: { identityToken: token.guid } });
-        throw invalidValue('token', consumerMessages.notDirectToken);
+        throw refuse('notDirectToken');
       }
       await audit.record({ ...refused, detail: { identityToken: token.guid, expired: true } });
-      throw tokenExpired();
+      throw refuse('linkExpired');
     },
 
     async withLookup(body, ip) {
@@ -348,7 +324,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       const record = found?.record ?? null;
       const tenant = record?.tenant ?? (await tenantOf(body.customerId, body.subdomain));
       const tokenGuid = record?.token.guid ?? null;
-      if (record !== null && isExpired(record.token, now)) throw tokenExpired();
+      if (record !== null && isExpired(record.token, now)) throw refuse('linkExpired');
       requireFields(missingFields(record?.token.signInType ?? null, answers));
 
       // A consumer without a link is always asked for the mailed code.
@@ -369,10 +345,10 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
           fields: verificationFieldsFor(token.signInType),
         });
       }
-      if (result.outcome !== 'verified') return refuse(ip, tenant, result, tokenGuid);
+      if (result.outcome !== 'verified') return refuseVerification(ip, tenant, result, tokenGuid);
 
       const { opened, codeMail: pending } = result.plan;
-      if (opened === null) throw noAddressOnFile();
+      if (opened === null) throw refuse('noAddressOnFile');
       const { reserved, session } = opened;
       if (pending !== null) await sendCode(pending, reserved.id, tenant, ip, now);
       const authToken = await reserved.firstPair(session, {
@@ -386,7 +362,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
     },
 
     async completeMfa(principal, mfaCode, ip) {
-      if (principal.accessType !== 'MfaPending') throw mfaNotPending();
+      if (principal.accessType !== 'MfaPending') throw refuse('mfaNotPending');
       const audited = {
         event: 'consumer.sign-in.mfa',
         actor: `consumer:${principal.consumerId}`,
@@ -394,7 +370,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
         ip,
         detail: { sessionId: principal.sessionId },
       };
-      if (principal.consumerId === null) throw mfaNotPending();
+      if (principal.consumerId === null) throw refuse('mfaNotPending');
       const check = await consumeMfaCode(db, {
         sessionId: principal.sessionId,
         consumerId: principal.consumerId,
@@ -411,7 +387,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
         if (check.lockedNow) {
           await auditLockout(audited, audited.actor, { sessionId: principal.sessionId, mfa: true });
         }
-        throw new ApiError(409, 'InvalidSignIn', consumerMessages.wrongMfaCode);
+        throw refuse('wrongMfaCode');
       }
       const pair = await sessions.upgradeSession(principal.sessionId, {
         accessType: 'Consumer',
@@ -425,20 +401,19 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
     async resendMfaCode(principal, ip) {
       const { consumerId, tenantId } = principal;
       if (principal.accessType !== 'MfaPending' || consumerId === null || tenantId === null) {
-        throw mfaNotPending();
+        throw refuse('mfaNotPending');
       }
       const target = await findConsumerMailTarget(db, consumerId);
-      if (target === null || target.email === null) throw noAddressOnFile();
+      if (target === null || target.email === null) throw refuse('noAddressOnFile');
       const now = clock.now();
       const paid = await takeCodeMail(db, consumerId, now);
       if ('retryAfterMs' in paid) throw tooManyCodeMails(paid.retryAfterMs);
       const outcome = await resendMfaCode(db, { sessionId: principal.sessionId, pepper: ctx.kbaPepper, now });
       if ('retryAfterMs' in outcome) {
         await giveBackCodeMail(db, consumerId);
-        throw new ApiError(429, 'ToManyRequests', consumerMessages.resendTooSoon).retryAt(
-          new Date(now.getTime() + outcome.retryAfterMs),
-          now,
-        );
+        throw refuse('resendTooSoon', {
+          retryAt: { until: new Date(now.getTime() + outcome.retryAfterMs), now },
+        });
       }
       await ctx.mail.enqueueMail(codeMail(target.tenant, target.email, outcome.code));
       await audit.record({

@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { Scope } from '../db/schema.ts';
 import type { StatementPart } from '../db/sql.ts';
-import { notAuthorized, notPermitted } from '../errors.ts';
+import { refuse } from '../refusals.ts';
 import {
   changeAccess,
   findLiveSession,
@@ -219,7 +219,7 @@ export function createSessionService(deps: {
       const now = clock.now();
       const refresh = newRefreshToken(now);
       const view = await changeAccess(db, sessionId, change, refresh.stored, now);
-      if (view === undefined) throw notAuthorized();
+      if (view === undefined) throw refuse('notAuthorized');
       return tokens.pairFor(view, refresh.token);
     },
 
@@ -234,11 +234,11 @@ export function createSessionService(deps: {
         graceStart: new Date(now.getTime() - refreshGraceMs),
         grounds: endingInstants(now, config.sessionMaxMinutes),
       });
-      if (rotation === undefined) throw notAuthorized();
+      if (rotation === undefined) throw refuse('notAuthorized');
       const { session } = rotation;
       if (!rotation.usable) {
         await recordEndings(endingDeps, { sessionIds: [session.id] }, ip);
-        throw notAuthorized();
+        throw refuse('notAuthorized');
       }
       if (rotation.issued) return tokens.pairFor(session, successor.token);
       await revoke(session.id, 'refresh-token-reuse');
@@ -250,7 +250,7 @@ export function createSessionService(deps: {
         ip,
         detail: { sessionId: session.id },
       });
-      throw notAuthorized();
+      throw refuse('notAuthorized');
     },
 
     revokeSession: revoke,
@@ -266,9 +266,9 @@ export function createSessionService(deps: {
     },
 
     async authenticate(bearer, scope, options, ip) {
-      if (bearer === undefined) throw notAuthorized();
+      if (bearer === undefined) throw refuse('notAuthorized');
       const claims = await tokens.verify(bearer, false);
-      if (claims === undefined) throw notAuthorized();
+      if (claims === undefined) throw refuse('notAuthorized');
       // Revocation must hold on every instance at once, so the session row is read on each call.
       const session = await findLiveSession(
         db,
@@ -277,10 +277,10 @@ export function createSessionService(deps: {
       );
       if (session === undefined) {
         await recordEndings(endingDeps, { sessionIds: [claims.sid] }, ip);
-        throw notAuthorized();
+        throw refuse('notAuthorized');
       }
-      if (claims.scope !== scope || session.scope !== scope) throw notPermitted();
-      if (claims.hasRestrictedAccess && !options.allowRestricted) throw notPermitted();
+      if (claims.scope !== scope || session.scope !== scope) throw refuse('notPermitted');
+      if (claims.hasRestrictedAccess && !options.allowRestricted) throw refuse('notPermitted');
       const { id, ...rest } = session;
       return {
         ...rest,
