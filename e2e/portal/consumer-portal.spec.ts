@@ -178,6 +178,8 @@ test.describe('consumer sign-in through a link', () => {
     await answer(page, link, ['last4Ssn']);
     await expect(page).toHaveURL(`${portal.tenant()}/c/mfa`);
     const resend = page.getByRole('button', { name: 'Send a new code' });
+    // The countdown starts when the page shows; the clock moves on only after that.
+    await expect(page.getByText(/^You can ask for a new code in \d+ seconds\.$/)).toBeVisible();
     // The lookup's code was the first mail of the hour; four resends use up the other four.
     for (let resendCount = 1; resendCount <= 5; resendCount += 1) {
       await page.clock.fastForward('01:01');
