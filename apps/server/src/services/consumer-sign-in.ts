@@ -12,7 +12,7 @@ import { giveBackCodeMail, takeCodeMail } from '../stores/code-mail-budget.ts';
 import { findConsumerMailTarget } from '../stores/consumers.ts';
 import { directSignInEvent } from '../stores/direct-sign-ins.ts';
 import { findIdentityTokenToVerify } from '../stores/identity-tokens.ts';
-import { endEarlierPendingSessions, endPendingSession } from '../stores/sessions.ts';
+import { endEarlierPendingSessions, revokeSession } from '../stores/sessions.ts';
 import { findTenantByIdAndSubdomain, type SignInTenant } from '../stores/tenants.ts';
 import { signInWithDirectLink } from './direct-sign-in.ts';
 import { isExpired } from './identity-tokens.ts';
@@ -213,7 +213,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
   ): Promise<void> {
     const paid = await takeCodeMail(db, pending.consumerId, now);
     if ('retryAfterMs' in paid) {
-      await endPendingSession(db, sessionId, codeMailLimitCause, now);
+      await revokeSession(db, sessionId, codeMailLimitCause, now);
       await audit.record({
         event: 'consumer.session.end',
         outcome: 'revoked',

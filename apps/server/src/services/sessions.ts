@@ -14,6 +14,7 @@ import {
   rotateRefreshToken,
   type SessionNames,
   type StoredRefreshToken,
+  type StoredSession,
   sessionInserts,
   writeAll,
   writeAllReadingNames,
@@ -45,17 +46,8 @@ export interface NewSession {
 }
 
 /** Who a verified, unrevoked access token belongs to. */
-export interface SessionPrincipal {
+export interface SessionPrincipal extends Omit<StoredSession, 'id'> {
   sessionId: string;
-  scope: Scope;
-  tenantId: number | null;
-  staffUserId: number | null;
-  consumerId: number | null;
-  identityTokenGuid: string | null;
-  accessType: AccessType;
-  hasRestrictedAccess: boolean;
-  roleId: number | null;
-  launchedByAdminId: number | null;
 }
 
 export interface RequireSessionOptions {

@@ -417,16 +417,3 @@ export async function endEarlierPendingSessions(
   });
   return ended.map((session) => session.id);
 }
-
-/** Ends a pending session for `cause`, e.g. its code could not be mailed. */
-export async function endPendingSession(
-  db: Database,
-  sessionId: string,
-  cause: string,
-  now: Date,
-): Promise<void> {
-  await db
-    .update(sessions)
-    .set({ revokedAt: now, revokedReason: cause })
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
-}
