@@ -8,13 +8,13 @@ import {
   statement,
 } from '../src/db/index.ts';
 import {
-  allWritesIfUnchanged,
   executePart,
+  fixedText,
   isSerializationFailure,
-  partOf,
   rowPerCallInTurns,
   type StatementPart,
   sqlOf,
+  sqlPart,
   unchangedWritesInTurns,
   withWrites,
   writesIfUnchanged,
@@ -61,14 +61,14 @@ describe(`named statements (${databaseLabel})`, () => {
     expect(prepared).toEqual([{ statement: add.text }]);
   });
 
-  it('keeps values of a drizzle statement as parameters', async () => {
+  it('keeps the values of a part as parameters', async () => {
     const hostile = "'); DROP TABLE sessions; --";
-    const echo = (value: string) => partOf(sql`SELECT ${value}::text AS v`);
+    const echo = (value: string) => sqlPart`SELECT ${value}::text AS v`;
     expect(await executePart<{ v: string }>(handle.db, echo('plain'))).toEqual([{ v: 'plain' }]);
     expect(await executePart<{ v: string }>(handle.db, echo(hostile))).toEqual([{ v: hostile }]);
     const [sessionsTable] = await executePart<{ name: string | null }>(
       handle.db,
-      partOf(sql`SELECT to_regclass('sessions')::text AS name`),
+      sqlPart`SELECT to_regclass('sessions')::text AS name`,
     );
     expect(sessionsTable?.name).toBe('sessions');
   });
@@ -76,11 +76,9 @@ describe(`named statements (${databaseLabel})`, () => {
   it('numbers the values of joined parts on, in one text per shape, inside a transaction too', async () => {
     await handle.db.execute(sql`CREATE TABLE joined_probe (n int NOT NULL, note text NOT NULL, doc jsonb)`);
     const hostile = "$1'); DROP TABLE sessions; --";
-    const insert = (n: number, note: string): StatementPart => ({
-      text: 'INSERT INTO joined_probe VALUES ($1::int, $2::text, $3::text::jsonb)',
-      values: [n, note, JSON.stringify({ note })],
-    });
-    const sum = (a: number): StatementPart => ({ text: 'SELECT $1::int + $1::int AS twice', values: [a] });
+    const insert = (n: number, note: string): StatementPart =>
+      sqlPart`INSERT INTO joined_probe VALUES (${n}::int, ${note}::text, ${JSON.stringify({ note })}::text::jsonb)`;
+    const sum = (a: number): StatementPart => sqlPart`SELECT ${a}::int + ${a}::int AS twice`;
     const first = withWrites([insert(1, 'one'), insert(2, hostile)], sum(20));
     const second = withWrites([insert(3, 'three'), insert(4, 'four')], sum(1));
     expect(second.text).toBe(first.text);
@@ -91,7 +89,7 @@ describe(`named statements (${databaseLabel})`, () => {
     });
     const rows = await executePart<{ n: number; note: string; doc: { note: string } }>(
       handle.db,
-      partOf(sql`SELECT n, note, doc FROM joined_probe ORDER BY n`),
+      sqlPart`SELECT n, note, doc FROM joined_probe ORDER BY n`,
     );
     expect(rows).toEqual(
       [
@@ -108,19 +106,16 @@ describe(`named statements (${databaseLabel})`, () => {
     await handle.db.execute(sql`CREATE TABLE probe_log (note text NOT NULL)`);
     await handle.db.execute(sql`INSERT INTO probe VALUES (1, 0)`);
     const countAs = (tries: number, note: string) =>
-      writesIfUnchanged(
-        { text: 'SELECT id FROM probe WHERE id = 1 AND tries = $1::int FOR NO KEY UPDATE', values: [tries] },
-        [
-          {
-            text: 'UPDATE probe SET tries = $1::int WHERE id = 1 AND EXISTS (SELECT 1 FROM locked)',
-            values: [tries + 1],
-          },
-          { text: 'INSERT INTO probe_log VALUES ($1::text)', values: [note] },
-        ],
-      );
+      writesIfUnchanged([
+        {
+          expected: sqlPart`SELECT id FROM probe WHERE id = 1 AND tries = ${tries}::int FOR NO KEY UPDATE`,
+          changes: [sqlPart`UPDATE probe SET tries = ${tries + 1}::int WHERE id = 1`],
+          additions: [sqlPart`INSERT INTO probe_log VALUES (${note}::text)`],
+        },
+      ]);
     const state = async () => ({
-      tries: await executePart<{ tries: number }>(handle.db, partOf(sql`SELECT tries FROM probe`)),
-      log: await executePart<{ note: string }>(handle.db, partOf(sql`SELECT note FROM probe_log`)),
+      tries: await executePart<{ tries: number }>(handle.db, sqlPart`SELECT tries FROM probe`),
+      log: await executePart<{ note: string }>(handle.db, sqlPart`SELECT note FROM probe_log`),
     });
 
     await executePart(handle.db, countAs(0, 'first'));
@@ -141,17 +136,15 @@ describe(`named statements (${databaseLabel})`, () => {
     await handle.db.execute(sql`INSERT INTO turn_probe VALUES (1, 0), (2, 0), (3, 0)`);
     const write = unchangedWritesInTurns(handle.db);
     const noting = (id: number, version: number, note: string) => ({
-      expected: {
-        text: 'SELECT id FROM turn_probe WHERE id = $1::int AND version = $2::int',
-        values: [id, version],
-      },
-      writes: [{ text: 'INSERT INTO turn_log VALUES ($1::text)', values: [note] }],
+      expected: sqlPart`SELECT id FROM turn_probe WHERE id = ${id}::int AND version = ${version}::int`,
+      changes: [],
+      additions: [sqlPart`INSERT INTO turn_log VALUES (${note}::text)`],
     });
     // The transaction that wrote each note: notes written by one statement share it.
     const notes = async () =>
       executePart<{ note: string; xid: string }>(
         handle.db,
-        partOf(sql`SELECT note, xmin::text AS xid FROM turn_log ORDER BY note`),
+        sqlPart`SELECT note, xmin::text AS xid FROM turn_log ORDER BY note`,
       );
 
     await Promise.all([write(noting(1, 0, 'a')), write(noting(2, 0, 'b')), write(noting(3, 0, 'c'))]);
@@ -180,22 +173,15 @@ describe(`named statements (${databaseLabel})`, () => {
     await handle.db.execute(sql`INSERT INTO counter_probe VALUES (1, 0), (2, 0)`);
     const write = unchangedWritesInTurns(handle.db);
     const counting = (id: number, tries: number, rows?: string[]) => ({
-      expected: {
-        text: 'SELECT id FROM counter_probe WHERE id = $1::int AND tries = $2::int FOR NO KEY UPDATE',
-        values: [id, tries],
-      },
-      writes: [
-        {
-          text: 'UPDATE counter_probe SET tries = tries + 1 WHERE id = $1::int AND EXISTS (SELECT 1 FROM locked)',
-          values: [id],
-        },
-      ],
+      expected: sqlPart`SELECT id FROM counter_probe WHERE id = ${id}::int AND tries = ${tries}::int FOR NO KEY UPDATE`,
+      changes: [sqlPart`UPDATE counter_probe SET tries = tries + 1 WHERE id = ${id}::int`],
+      additions: [],
       ...(rows === undefined ? {} : { rows }),
     });
     const counters = async () =>
       executePart<{ id: number; tries: number; xid: string }>(
         handle.db,
-        partOf(sql`SELECT id, tries, xmin::text AS xid FROM counter_probe ORDER BY id`),
+        sqlPart`SELECT id, tries, xmin::text AS xid FROM counter_probe ORDER BY id`,
       );
 
     // Two rows in one turn: one statement, each count raised once.
@@ -232,10 +218,8 @@ describe(`named statements (${databaseLabel})`, () => {
     await handle.db.execute(sql`CREATE TABLE row_probe (id int PRIMARY KEY, reads int NOT NULL)`);
     await handle.db.execute(sql`INSERT INTO row_probe VALUES (1, 0), (2, 0), (3, 0)`);
     const read = rowPerCallInTurns<{ id: number }, { id: number; reads: number; xid: string }>(handle.db, {
-      clausesOf: (call, index) => ({
-        text: `counted${index} AS (UPDATE row_probe SET reads = reads + 1 WHERE id = $1::int RETURNING id, reads, xmin::text AS xid)`,
-        values: [call.id],
-      }),
+      clausesOf: (call, index) =>
+        sqlPart`${fixedText(`counted${index}`)} AS (UPDATE row_probe SET reads = reads + 1 WHERE id = ${call.id}::int RETURNING id, reads, xmin::text AS xid)`,
       rowOf: (index) => `id, reads, xid FROM counted${index}`,
       shapeOf: () => '',
       rowsOf: (call) => [`probe:${call.id}`],
@@ -267,16 +251,17 @@ describe(`named statements (${databaseLabel})`, () => {
     expect(new Set(again.map((answer) => answer?.xid)).size).toBe(2);
   });
 
-  it("names each caller's locked rows apart when their writes join one statement", () => {
+  it("guards each caller's changes by its own rows, and leaves the texts it joins as written", () => {
     const caller = {
-      expected: { text: 'SELECT id FROM probe WHERE id = 1 FOR NO KEY UPDATE', values: [] },
-      writes: [{ text: 'UPDATE probe SET tries = 0 WHERE EXISTS (SELECT 1 FROM locked)', values: [] }],
+      expected: sqlPart`SELECT id FROM probe WHERE id = ${1}::int FOR NO KEY UPDATE`,
+      changes: [sqlPart`UPDATE probe SET note = 'locked $1' WHERE id = ${1}::int`],
+      additions: [],
     };
-    expect(allWritesIfUnchanged([caller, caller]).text).toBe(
-      'WITH l0 AS (SELECT id FROM probe WHERE id = 1 FOR NO KEY UPDATE), ' +
-        'w0_0 AS (UPDATE probe SET tries = 0 WHERE EXISTS (SELECT 1 FROM l0)), ' +
-        'l1 AS (SELECT id FROM probe WHERE id = 1 FOR NO KEY UPDATE), ' +
-        'w1_0 AS (UPDATE probe SET tries = 0 WHERE EXISTS (SELECT 1 FROM l1)) ' +
+    expect(writesIfUnchanged([caller, caller]).text).toBe(
+      'WITH l0 AS (SELECT id FROM probe WHERE id = $1::int FOR NO KEY UPDATE), ' +
+        "w0_0 AS (UPDATE probe SET note = 'locked $1' WHERE id = $2::int AND EXISTS (SELECT 1 FROM l0)), " +
+        'l1 AS (SELECT id FROM probe WHERE id = $3::int FOR NO KEY UPDATE), ' +
+        "w1_0 AS (UPDATE probe SET note = 'locked $1' WHERE id = $4::int AND EXISTS (SELECT 1 FROM l1)) " +
         'SELECT expect_unchanged((SELECT count(*) FROM l0)) AS found0, expect_unchanged((SELECT count(*) FROM l1)) AS found1',
     );
   });

@@ -1,6 +1,6 @@
 import { getTableColumns, getTableName } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { StatementPart } from './sql.ts';
+import { StatementPart } from './sql.ts';
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -22,17 +22,27 @@ export function rowsInsert<Table extends PgTable, Key extends keyof Table['$infe
     if (column === undefined) throw new Error(`${getTableName(table)} has no column ${key}`);
     return { key, column };
   });
-  const head = `INSERT INTO ${quoted(getTableName(table))} (${columns.map(({ column }) => quoted(column.name)).join(', ')}) VALUES `;
-  const tuple = (row: number) =>
-    `(${columns.map(({ column }, index) => `$${row * columns.length + index + 1}::${castOf(column)}`).join(', ')})`;
-  const oneRow = head + tuple(0);
-  return (rows) => ({
-    text: rows.length === 1 ? oneRow : head + rows.map((_row, index) => tuple(index)).join(', '),
-    values: rows.flatMap((row) =>
-      columns.map(({ key, column }) => {
-        const value: unknown = row[key];
-        return value === null || value === undefined ? null : column.mapToDriverValue(value);
-      }),
-    ),
-  });
+  const head = `INSERT INTO ${quoted(getTableName(table))} (${columns.map(({ column }) => quoted(column.name)).join(', ')}) VALUES (`;
+  const afterValues = columns.map(
+    ({ column }, index) => `::${castOf(column)}${index === columns.length - 1 ? ')' : ', '}`,
+  );
+  const textsOf = (rows: number) => {
+    const texts = [head];
+    for (let row = 0; row < rows; row++) {
+      if (row > 0) texts[texts.length - 1] += ', (';
+      texts.push(...afterValues);
+    }
+    return texts;
+  };
+  const oneRow = textsOf(1);
+  return (rows) =>
+    new StatementPart(
+      rows.length === 1 ? oneRow : textsOf(rows.length),
+      rows.flatMap((row) =>
+        columns.map(({ key, column }) => {
+          const value: unknown = row[key];
+          return value === null || value === undefined ? null : column.mapToDriverValue(value);
+        }),
+      ),
+    );
 }

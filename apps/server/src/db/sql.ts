@@ -1,5 +1,4 @@
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import { type Database, executeStatement, statement } from './index.ts';
 
 /**
@@ -15,24 +14,57 @@ export async function executeRows<Row>(db: Database, query: SQLWrapper): Promise
 }
 
 /**
- * A piece of a statement with a fixed text, whose values its placeholders number `$1`, `$2`...
- * from one. Parts join by their texts (`withWrites`, `writesIfUnchanged`), so a statement of fixed
- * parts has one text for each shape, prepared once per connection, and no query builder runs per
- * request: drizzle serialising the builders of a lookup sign-in's writes was a fifth of the
- * server's CPU per sign-in. Values are strings, numbers, booleans or null, each placeholder cast
- * in the text (a JSON value as `$n::text::jsonb`, which both drivers pass as text).
+ * A statement, or a piece of one, written as a template (`sqlPart`): fixed texts with a value
+ * between each two. Pieces join by their texts, so a statement of fixed pieces has one text for
+ * each shape, numbered `$1`, `$2`... only when it runs, prepared once per connection, and no query
+ * builder runs per request (decision record 007). Values are strings, numbers, booleans or null,
+ * each cast in the text (a JSON value as `::text::jsonb`, which both drivers pass as text).
  */
-export interface StatementPart {
-  readonly text: string;
-  readonly values: readonly unknown[];
+export class StatementPart {
+  constructor(
+    readonly texts: readonly string[],
+    readonly values: readonly unknown[],
+  ) {}
+
+  /** The text with its placeholders numbered from one: the text the database gets. */
+  get text(): string {
+    let text = this.texts[0] ?? '';
+    for (let index = 1; index < this.texts.length; index++) text += `$${index}${this.texts[index]}`;
+    return text;
+  }
 }
 
-const dialect = new PgDialect();
+/**
+ * `sqlPart\`UPDATE t SET n = ${n}::integer WHERE id = ${id}::bigint\``: each value a placeholder,
+ * never interpolated; a `StatementPart` among the values is spliced in, its values numbered on.
+ */
+export function sqlPart(strings: TemplateStringsArray, ...pieces: unknown[]): StatementPart {
+  const texts = [strings[0] ?? ''];
+  const values: unknown[] = [];
+  pieces.forEach((piece, index) => {
+    const following = strings[index + 1] ?? '';
+    if (piece instanceof StatementPart) {
+      texts[texts.length - 1] += piece.texts[0] ?? '';
+      texts.push(...piece.texts.slice(1));
+      values.push(...piece.values);
+      texts[texts.length - 1] += following;
+    } else {
+      values.push(piece);
+      texts.push(following);
+    }
+  });
+  return new StatementPart(texts, values);
+}
 
-/** A drizzle query or `sql` template as a part: built on each call, for paths where that costs nothing that matters. */
-export function partOf(query: SQLWrapper): StatementPart {
-  const { sql: text, params } = dialect.sqlToQuery(query.getSQL());
-  return { text, values: params };
+/** A text of the program's own (a name, a keyword), never a value: spliced into a `sqlPart` as it is. */
+export const fixedText = (text: string): StatementPart => new StatementPart([text], []);
+
+/** `parts` one after the other, with `separator` between each two. */
+export function joinedParts(parts: readonly StatementPart[], separator: string): StatementPart {
+  return parts.reduce(
+    (joined, part, index) => (index === 0 ? part : sqlPart`${joined}${fixedText(separator)}${part}`),
+    fixedText(''),
+  );
 }
 
 /** Runs `part` as a named statement of its text: its values stay parameters, and each shape gets its own name. */
@@ -42,33 +74,22 @@ export function executePart<Row>(db: Database, part: StatementPart): Promise<Row
 
 /** A part as drizzle's SQL, for a statement inside a drizzle transaction. */
 export function sqlOf(part: StatementPart): SQL {
-  const pieces = part.text.split(/\$(\d+)/);
   return sql.join(
-    pieces.map((piece, index) =>
-      index % 2 === 0 ? sql.raw(piece) : sql`${part.values[Number(piece) - 1] ?? null}`,
+    part.texts.flatMap((text, index) =>
+      index === 0 ? [sql.raw(text)] : [sql`${part.values[index - 1] ?? null}`, sql.raw(text)],
     ),
   );
 }
 
-/** `parts` in one statement: `compose` gets their texts, the placeholders of each numbered on after the one before. */
-function joinParts(parts: readonly StatementPart[], compose: (texts: string[]) => string): StatementPart {
-  const values: unknown[] = [];
-  const texts = parts.map((part) => {
-    const offset = values.length;
-    values.push(...part.values);
-    return offset === 0
-      ? part.text
-      : part.text.replace(/\$(\d+)/g, (_placeholder, number: string) => `$${Number(number) + offset}`);
-  });
-  return { text: compose(texts), values };
-}
-
-/** `texts` as the clauses `w0 AS (...), w1 AS (...)` of a `WITH`. */
-const writeClauses = (texts: readonly string[]) =>
-  texts.map((text, index) => `w${index} AS (${text})`).join(', ');
+/** `parts` as the clauses `w0 AS (...), w1 AS (...)` of a `WITH`. */
+const writeClauses = (parts: readonly StatementPart[], prefix = 'w') =>
+  joinedParts(
+    parts.map((part, index) => sqlPart`${fixedText(`${prefix}${index}`)} AS (${part})`),
+    ', ',
+  );
 
 /** The main query of a `withWrites` statement that only writes. */
-export const noRead: StatementPart = { text: 'SELECT true AS written', values: [] };
+export const noRead: StatementPart = fixedText('SELECT true AS written');
 
 /**
  * `main` with `writes` run in the same statement as data-modifying `WITH` clauses (`w0`, `w1`,
@@ -77,73 +98,51 @@ export const noRead: StatementPart = { text: 'SELECT true AS written', values: [
  */
 export function withWrites(writes: readonly StatementPart[], main: StatementPart): StatementPart {
   if (writes.length === 0) return main;
-  return joinParts([...writes, main], (texts) => {
-    const mainText = texts.pop();
-    return `WITH ${writeClauses(texts)} ${mainText}`;
-  });
+  return sqlPart`WITH ${writeClauses(writes)} ${main}`;
 }
 
 /**
- * `writes` (as in `withWrites`) that were decided on rows read earlier without a lock, to run only
- * if those rows are still as read: `expected` selects them again by the values the decision rests
- * on, locking them with `FOR UPDATE` when the writes change them. Writes that touch those rows must
- * then refer to `locked` (`EXISTS (SELECT 1 FROM locked)`), so the rows are locked and checked
- * before they change; writes that only add rows need no lock. When `expected` finds no row,
- * the statement fails as a serialization failure (see `isSerializationFailure`) and writes nothing,
- * its inserts included: the caller then decides again under a lock. One round trip and no
- * transaction held open while the application decides.
+ * Writes decided on rows read earlier without a lock, to run only if those rows are still as read:
+ * `expected` selects them again by the values the decision rests on, locking them with
+ * `FOR UPDATE` when `changes` change them. Each change (an UPDATE ending in its WHERE clause) runs
+ * only once `expected` has found its rows, so they are locked and checked before they change;
+ * `additions` only add rows and need no lock. When `expected` finds no row, the statement fails as
+ * a serialization failure (see `isSerializationFailure`) and writes nothing, its additions
+ * included: the caller then decides again under a lock. One round trip, and no transaction held
+ * open while the application decides.
  */
-export function writesIfUnchanged(expected: StatementPart, writes: readonly StatementPart[]): StatementPart {
-  return joinParts(
-    [expected, ...writes],
-    ([locked, ...texts]) =>
-      `WITH locked AS (${locked}), ${writeClauses(texts)} SELECT expect_unchanged((SELECT count(*) FROM locked)) AS found`,
-  );
-}
-
-/** Whether a part refers to the `locked` rows of its `writesIfUnchanged` statement. */
-const refersToLocked = (part: StatementPart) => /\blocked\b/.test(part.text);
-
-/** One caller's `writesIfUnchanged`: the rows its decision rests on, and its writes. */
 export interface UnchangedWrites {
   readonly expected: StatementPart;
-  readonly writes: readonly StatementPart[];
+  readonly changes: readonly StatementPart[];
+  readonly additions: readonly StatementPart[];
   /**
-   * Keys of the rows the writes change (e.g. `consumer:12`), for writes that refer to `locked`:
-   * such a caller shares a statement only with callers that name none of the same rows, since two
-   * changes of one row in one statement would keep only one of them.
+   * Keys of the rows the changes change (e.g. `consumer:12`): such a caller shares a statement
+   * only with callers that name none of the same rows, since two changes of one row in one
+   * statement would keep only one of them.
    */
   readonly rows?: readonly string[];
 }
 
+/** One caller's clauses: `l<index>` finds the expected rows, `w<index>_<n>` write. */
+function unchangedClauses(caller: UnchangedWrites, index: number): StatementPart {
+  const found = fixedText(`l${index}`);
+  const writes = [
+    ...caller.changes.map((change) => sqlPart`${change} AND EXISTS (SELECT 1 FROM ${found})`),
+    ...caller.additions,
+  ];
+  return sqlPart`${found} AS (${caller.expected}), ${writeClauses(writes, `w${index}_`)}`;
+}
+
 /**
- * Several callers' `writesIfUnchanged` in one statement (`l0`, `w0_0`... for the first, `l1`,
- * `w1_0`... for the next; a write's `locked` becomes its caller's `l0`, `l1`...): one round trip
- * and one commit for all. When any caller's rows have changed, the statement fails as a
- * serialization failure and writes nothing for anyone.
+ * Several callers' `UnchangedWrites` in one statement: one round trip and one commit for all.
+ * When any caller's rows have changed, the statement fails as a serialization failure and writes
+ * nothing for anyone.
  */
-export function allWritesIfUnchanged(callers: readonly UnchangedWrites[]): StatementPart {
-  const counts = callers.map((caller) => caller.writes.length);
-  return joinParts(
-    callers.flatMap((caller) => [caller.expected, ...caller.writes]),
-    (texts) => {
-      let next = 0;
-      const clauses = counts.flatMap((count, index) => {
-        const [expected, ...writes] = texts.slice(next, next + count + 1);
-        next += count + 1;
-        return [
-          `l${index} AS (${expected})`,
-          ...writes.map(
-            (text, write) => `w${index}_${write} AS (${text.replace(/\blocked\b/g, `l${index}`)})`,
-          ),
-        ];
-      });
-      const checks = counts.map(
-        (_count, index) => `expect_unchanged((SELECT count(*) FROM l${index})) AS found${index}`,
-      );
-      return `WITH ${clauses.join(', ')} SELECT ${checks.join(', ')}`;
-    },
+export function writesIfUnchanged(callers: readonly UnchangedWrites[]): StatementPart {
+  const checks = callers.map(
+    (_caller, index) => `expect_unchanged((SELECT count(*) FROM l${index})) AS found${index}`,
   );
+  return sqlPart`WITH ${joinedParts(callers.map(unchangedClauses), ', ')} SELECT ${fixedText(checks.join(', '))}`;
 }
 
 /** How `callsInTurns` runs the calls of one turn. */
@@ -236,11 +235,12 @@ export function rowPerCallInTurns<Call, Row>(
   spec: RowPerCall<Call>,
 ): (call: Call) => Promise<Row | undefined> {
   const rowsOf = async (calls: Call[]) => {
-    const part = joinParts(
+    const clauses = joinedParts(
       calls.map((call, index) => spec.clausesOf(call, index)),
-      (texts) =>
-        `WITH ${texts.join(', ')} ${texts.map((_text, index) => `SELECT ${index} AS caller, ${spec.rowOf(index)}`).join(' UNION ALL ')}`,
+      ', ',
     );
+    const reads = calls.map((_call, index) => `SELECT ${index} AS caller, ${spec.rowOf(index)}`);
+    const part = sqlPart`WITH ${clauses} ${fixedText(reads.join(' UNION ALL '))}`;
     const rows = await executePart<Row & { caller: number }>(db, part);
     return calls.map((_call, index) => rows.find((row) => row.caller === index));
   };
@@ -254,31 +254,30 @@ export function rowPerCallInTurns<Call, Row>(
 }
 
 /**
- * The `writesIfUnchanged` of callers that come in the same turn, written together
- * (`allWritesIfUnchanged`, by `callsInTurns`, at most `callersPerStatement` a statement): password
- * sign-ins that finish their hashes together commit together (decision record 017), and so do
- * lookup sign-ins (decision record 018). Writes that refer to `locked` of a caller that names no
- * `rows` run on their own at once.
+ * The `UnchangedWrites` of callers that come in the same turn, written together (by
+ * `callsInTurns`, at most `callersPerStatement` a statement): lookup sign-ins that finish
+ * together commit together (decision record 018). A caller with changes that names no `rows`
+ * runs on its own at once.
  */
 export function unchangedWritesInTurns(
   db: Database,
   callersPerStatement = 8,
 ): (caller: UnchangedWrites) => Promise<void> {
   const runAlone = async (caller: UnchangedWrites) => {
-    await executePart(db, writesIfUnchanged(caller.expected, caller.writes));
+    await executePart(db, writesIfUnchanged([caller]));
   };
   const inTurns = callsInTurns<UnchangedWrites, void>({
-    shapeOf: (caller) => [caller.expected, ...caller.writes].map((part) => part.text).join('\n'),
+    shapeOf: (caller) => writesIfUnchanged([caller]).text,
     rowsOf: (caller) => caller.rows ?? [],
     perStatement: callersPerStatement,
     async runTogether(callers) {
-      await executePart(db, allWritesIfUnchanged(callers));
+      await executePart(db, writesIfUnchanged(callers));
       return callers.map(() => undefined);
     },
     runAlone,
   });
   return (caller) =>
-    caller.rows === undefined && caller.writes.some(refersToLocked) ? runAlone(caller) : inTurns(caller);
+    caller.rows === undefined && caller.changes.length > 0 ? runAlone(caller) : inTurns(caller);
 }
 
 /** SQLSTATE 40001, as the driver reports it: the statement lost a race and wrote nothing. */

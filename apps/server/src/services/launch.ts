@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { type LaunchKind, launchTokens, staffUsers, tenants } from '../db/schema.ts';
 import { executeRows } from '../db/sql.ts';
 import { refuse } from '../refusals.ts';
-import { endingCause } from '../stores/sessions.ts';
+import { endingCauseAtInstantsRow } from '../stores/sessions.ts';
 import { endingInstants } from './session-endings.ts';
 import { hashToken, randomToken } from './sessions.ts';
 import { staffRoleIds } from './staff-roles.ts';
@@ -69,7 +69,7 @@ function claimLaunchToken(ctx: AppContext, hash: string, now: Date) {
         AND EXISTS (
           SELECT 1 FROM sessions s CROSS JOIN i JOIN staff_users u ON u.id = s.staff_user_id
           WHERE s.id = launch_tokens.admin_session_id AND s.revoked_at IS NULL AND NOT u.disabled
-            AND (${sql.raw(endingCause('i.now', 'i.started_after', 'i.pending_started_after'))}) IS NULL
+            AND (${endingCauseAtInstantsRow}) IS NULL
         )
       RETURNING admin_id::text AS admin_id, tenant_id, kind, admin_session_id::text AS admin_session_id`,
   );

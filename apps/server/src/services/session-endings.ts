@@ -3,7 +3,7 @@ import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { Scope } from '../db/schema.ts';
 import { executeRows } from '../db/sql.ts';
-import { endingCause } from '../stores/sessions.ts';
+import { endingCauseAtInstantsRow } from '../stores/sessions.ts';
 import type { AuditLog } from './audit.ts';
 
 /** A session waiting for its second factor lives this long from its start, and is never renewed. */
@@ -92,7 +92,7 @@ export async function recordEndings(
           ${instants.pendingStartedAfter.toISOString()}::timestamptz AS pending_started_after
       ),
       judged AS (
-        SELECT s.id, ${sql.raw(endingCause('i.now', 'i.started_after', 'i.pending_started_after'))} AS cause
+        SELECT s.id, ${endingCauseAtInstantsRow} AS cause
         FROM sessions s CROSS JOIN i WHERE s.revoked_at IS NULL AND ${among}
       )
       UPDATE sessions SET revoked_at = (SELECT now FROM i), revoked_reason = judged.cause

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { codeMailBudgets } from '../db/schema.ts';
-import { executePart } from '../db/sql.ts';
+import { executePart, sqlPart } from '../db/sql.ts';
 
 /**
  * At most five one-time code mails per consumer per hour (DESIGN.md, wave 2): a mail takes its
@@ -13,30 +13,28 @@ import { executePart } from '../db/sql.ts';
 export const codeMailsPerHour = 5;
 const hourMs = 60 * 60_000;
 
-/** $1 the consumer, $2 now, $3 an hour before, $4 the mails an hour allows. */
-const takeText = `INSERT INTO code_mail_budgets AS b (consumer_id, sent_at) VALUES ($1::bigint, ARRAY[$2::timestamptz])
-  ON CONFLICT (consumer_id) DO UPDATE
-    SET sent_at = ARRAY(SELECT sent FROM unnest(b.sent_at) AS sent WHERE sent > $3::timestamptz ORDER BY sent) || $2::timestamptz
-    WHERE (SELECT count(*) FROM unnest(b.sent_at) AS sent WHERE sent > $3::timestamptz) < $4::integer
-  RETURNING consumer_id`;
-
 /** Takes a mail's place; when the hour is full, how long until a place frees up. */
 export async function takeCodeMail(
   db: Database,
   consumerId: number,
   now: Date,
 ): Promise<{ taken: true } | { retryAfterMs: number }> {
-  const hourAgo = new Date(now.getTime() - hourMs);
-  const taken = await executePart(db, {
-    text: takeText,
-    values: [consumerId, now.toISOString(), hourAgo.toISOString(), codeMailsPerHour],
-  });
+  const hourAgo = new Date(now.getTime() - hourMs).toISOString();
+  const sentAt = now.toISOString();
+  const taken = await executePart(
+    db,
+    sqlPart`INSERT INTO code_mail_budgets AS b (consumer_id, sent_at) VALUES (${consumerId}::bigint, ARRAY[${sentAt}::timestamptz])
+  ON CONFLICT (consumer_id) DO UPDATE
+    SET sent_at = ARRAY(SELECT sent FROM unnest(b.sent_at) AS sent WHERE sent > ${hourAgo}::timestamptz ORDER BY sent) || ${sentAt}::timestamptz
+    WHERE (SELECT count(*) FROM unnest(b.sent_at) AS sent WHERE sent > ${hourAgo}::timestamptz) < ${codeMailsPerHour}::integer
+  RETURNING consumer_id`,
+  );
   if (taken.length > 0) return { taken: true };
   const [oldest] = await db
     .select({
       sentAt: sql<
         Date | string | null
-      >`(SELECT min(sent) FROM unnest(${codeMailBudgets.sentAt}) AS sent WHERE sent > ${hourAgo.toISOString()}::timestamptz)`,
+      >`(SELECT min(sent) FROM unnest(${codeMailBudgets.sentAt}) AS sent WHERE sent > ${hourAgo}::timestamptz)`,
     })
     .from(codeMailBudgets)
     .where(eq(codeMailBudgets.consumerId, consumerId));

@@ -1,6 +1,6 @@
 import type { SignInType } from '@entry/domain';
 import { type Database, oncePerHandle } from '../db/index.ts';
-import { rowPerCallInTurns } from '../db/sql.ts';
+import { fixedText, rowPerCallInTurns, type StatementPart, sqlPart } from '../db/sql.ts';
 import { forgetIdentityToken } from './read-cache.ts';
 import { refreshTokenInsert } from './sessions.ts';
 
@@ -16,6 +16,17 @@ export const directSignInEvent = 'consumer.sign-in.identity-token';
 
 export type TokenColumn = 'guid' | 'short_id';
 
+export interface DirectSignInInput {
+  /** The token's guid (lower case) or its normalised short id. */
+  token: { column: TokenColumn; value: string };
+  customerId: number;
+  /** Lower case. */
+  subdomain: string;
+  session: { id: string; createdAt: Date; roleId: number };
+  refreshToken: { hash: string; expiresAt: Date };
+  ip: string;
+}
+
 /**
  * The whole sign-in with a Direct link in one statement: it reads the token (unrevoked, of the
  * tenant named by both its id and subdomain) and, when the token is Direct and unexpired, writes
@@ -23,40 +34,47 @@ export type TokenColumn = 'guid' | 'short_id';
  * round trip and one commit; the names the access token carries come back with it. These are
  * one caller's clauses, their names ending in `index`, so that the sign-ins of one turn share a
  * statement (decision record 018).
- *
- * $1 the guid or short id, $2 the tenant's id, $3 its subdomain (lower case), $4 now, $5 the
- * session id, $6 the role of a full consumer session, $7 the refresh token's hash, $8 its expiry,
- * $9 the caller's address.
  */
-function directSignInClauses(tokenColumn: TokenColumn, index: number): string {
-  return `t${index} AS (
+function directSignInClauses(input: DirectSignInInput, index: number): StatementPart {
+  const { token, session } = input;
+  const found = fixedText(`t${index}`);
+  const usable = fixedText(`usable${index}`);
+  const now = session.createdAt.toISOString();
+  const tokenIs =
+    token.column === 'guid'
+      ? sqlPart`it.guid = ${token.value}::uuid`
+      : sqlPart`it.short_id = ${token.value}::text`;
+  const refresh = refreshTokenInsert(
+    { ...input.refreshToken, createdAt: session.createdAt },
+    sqlPart`${session.id}::uuid`,
+    sqlPart`FROM ${usable}`,
+  );
+  return sqlPart`${found} AS (
     SELECT it.guid, it.short_id, it.consumer_id, it.tenant_id, it.sign_in_type,
-      it.expires_at <= $4::timestamptz AS expired, c.name AS consumer_name
+      it.expires_at <= ${now}::timestamptz AS expired, c.name AS consumer_name
     FROM identity_tokens it
     JOIN tenants tn ON tn.id = it.tenant_id
     JOIN consumers c ON c.id = it.consumer_id
-    WHERE it.${tokenColumn} = $1::${tokenColumn === 'guid' ? 'uuid' : 'text'} AND it.revoked_at IS NULL
-      AND tn.id = $2::integer AND tn.subdomain = $3::text
+    WHERE ${tokenIs} AND it.revoked_at IS NULL
+      AND tn.id = ${input.customerId}::integer AND tn.subdomain = ${input.subdomain}::text
   ),
-  usable${index} AS (SELECT * FROM t${index} WHERE sign_in_type = 'Direct' AND NOT expired),
-  session${index} AS (
+  ${usable} AS (SELECT * FROM ${found} WHERE sign_in_type = 'Direct' AND NOT expired),
+  ${fixedText(`session${index}`)} AS (
     INSERT INTO sessions (id, scope, tenant_id, consumer_id, identity_token_guid, access_type,
       has_restricted_access, role_id, created_at)
-    SELECT $5::uuid, 'consumer', tenant_id, consumer_id, guid, 'Consumer', false, $6::integer, $4::timestamptz
-    FROM usable${index}
+    SELECT ${session.id}::uuid, 'consumer', tenant_id, consumer_id, guid, 'Consumer', false,
+      ${session.roleId}::integer, ${now}::timestamptz
+    FROM ${usable}
   ),
-  refresh${index} AS (${refreshTokenInsert(
-    { hash: '$7::text', sessionId: '$5::uuid', createdAt: '$4::timestamptz', expiresAt: '$8::timestamptz' },
-    ` FROM usable${index}`,
-  )}),
-  used${index} AS (
-    UPDATE identity_tokens SET last_used_at = $4::timestamptz WHERE guid IN (SELECT guid FROM usable${index})
+  ${fixedText(`refresh${index}`)} AS (${refresh}),
+  ${fixedText(`used${index}`)} AS (
+    UPDATE identity_tokens SET last_used_at = ${now}::timestamptz WHERE guid IN (SELECT guid FROM ${usable})
   ),
-  audited${index} AS (
+  ${fixedText(`audited${index}`)} AS (
     INSERT INTO audit_log (at, event, outcome, actor, tenant_id, ip, detail)
-    SELECT $4::timestamptz, '${directSignInEvent}', 'success', 'consumer:' || consumer_id, tenant_id, $9::text,
-      jsonb_build_object('identityToken', guid, 'sessionId', $5::text)
-    FROM usable${index}
+    SELECT ${now}::timestamptz, ${directSignInEvent}::text, 'success', 'consumer:' || consumer_id, tenant_id,
+      ${input.ip}::text, jsonb_build_object('identityToken', guid, 'sessionId', ${session.id}::text)
+    FROM ${usable}
   )`;
 }
 
@@ -64,11 +82,6 @@ const callerRow = (index: number) =>
   `guid::text AS guid, short_id, consumer_id::text AS consumer_id, tenant_id, sign_in_type, expired,
     consumer_name, EXISTS (SELECT 1 FROM usable${index}) AS signed_in
   FROM t${index}`;
-
-interface DirectSignInCall {
-  tokenColumn: TokenColumn;
-  values: unknown[];
-}
 
 interface DirectSignInRow {
   guid: string;
@@ -87,25 +100,14 @@ interface DirectSignInRow {
  * the token's last use and one statement cannot change a row twice.
  */
 const directSignInsOf = oncePerHandle((db) =>
-  rowPerCallInTurns<DirectSignInCall, DirectSignInRow>(db, {
-    clausesOf: (call, index) => ({ text: directSignInClauses(call.tokenColumn, index), values: call.values }),
+  rowPerCallInTurns<DirectSignInInput, DirectSignInRow>(db, {
+    clausesOf: directSignInClauses,
     rowOf: callerRow,
-    shapeOf: (call) => call.tokenColumn,
-    rowsOf: (call) => [`${call.tokenColumn}:${String(call.values[0])}`],
+    shapeOf: (input) => input.token.column,
+    rowsOf: (input) => [`${input.token.column}:${input.token.value}`],
     perStatement: 4,
   }),
 );
-
-export interface DirectSignInInput {
-  /** The token's guid (lower case) or its normalised short id. */
-  token: { column: TokenColumn; value: string };
-  customerId: number;
-  /** Lower case. */
-  subdomain: string;
-  session: { id: string; createdAt: Date; roleId: number };
-  refreshToken: { hash: string; expiresAt: Date };
-  ip: string;
-}
 
 /** What the statement found: the token, and whether it signed in (else why not). */
 export interface DirectSignInOutcome {
@@ -121,20 +123,7 @@ export async function runDirectSignIn(
   db: Database,
   input: DirectSignInInput,
 ): Promise<DirectSignInOutcome | undefined> {
-  const row = await directSignInsOf(db)({
-    tokenColumn: input.token.column,
-    values: [
-      input.token.value,
-      input.customerId,
-      input.subdomain,
-      input.session.createdAt.toISOString(),
-      input.session.id,
-      input.session.roleId,
-      input.refreshToken.hash,
-      input.refreshToken.expiresAt.toISOString(),
-      input.ip,
-    ],
-  });
+  const row = await directSignInsOf(db)(input);
   if (row === undefined) return undefined;
   const token: DirectSignInToken = {
     guid: row.guid,

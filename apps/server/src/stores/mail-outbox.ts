@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { rowsInsert } from '../db/rows-insert.ts';
 import { mailOutbox } from '../db/schema.ts';
-import { executeRows, type StatementPart, sqlOf } from '../db/sql.ts';
+import { executeRows, type StatementPart, sqlOf, sqlPart } from '../db/sql.ts';
 
 /** The outbox of mail to send: every statement about its table. */
 
@@ -35,10 +35,7 @@ export function outboxMailInsert(mail: NewOutboxMail): StatementPart {
 /** Keeps the mail in the outbox; answers its id. */
 export async function insertOutboxMail(db: Database, mail: NewOutboxMail): Promise<number> {
   const insert = outboxMailInsert(mail);
-  const [row] = await executeRows<{ id: number | string }>(
-    db,
-    sqlOf({ text: `${insert.text} RETURNING id`, values: insert.values }),
-  );
+  const [row] = await executeRows<{ id: number | string }>(db, sqlOf(sqlPart`${insert} RETURNING id`));
   if (row === undefined) throw new Error('mail insert returned no row');
   return Number(row.id);
 }

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
+import { rowsInsert } from '../db/rows-insert.ts';
 import { mfaCodes, sessions } from '../db/schema.ts';
 import { type StatementPart, sqlOf } from '../db/sql.ts';
 
@@ -16,13 +17,10 @@ export interface StoredCode {
  * statement (it has no earlier code to void).
  */
 export function mfaCodeInsert(code: StoredCode): StatementPart {
-  return {
-    text:
-      'INSERT INTO mfa_codes (session_id, code_hash, expires_at, created_at) ' +
-      'VALUES ($1::uuid, $2::text, $3::timestamptz, $4::timestamptz)',
-    values: [code.sessionId, code.codeHash, code.expiresAt.toISOString(), code.createdAt.toISOString()],
-  };
+  return codeInsert([code]);
 }
+
+const codeInsert = rowsInsert(mfaCodes, ['sessionId', 'codeHash', 'expiresAt', 'createdAt']);
 
 /**
  * Replaces the session's code with `code`, voiding the earlier one, unless the latest code was

@@ -1,8 +1,18 @@
 import type { AccessType } from '@entry/domain';
-import { and, eq, isNull } from 'drizzle-orm';
-import { type Database, executeStatement, oncePerHandle, statement } from '../db/index.ts';
+import { and, eq, isNull, type SQL } from 'drizzle-orm';
+import { type Database, oncePerHandle } from '../db/index.ts';
+import { rowsInsert } from '../db/rows-insert.ts';
 import { refreshTokens, type Scope, sessions } from '../db/schema.ts';
-import { executePart, noRead, rowPerCallInTurns, type StatementPart, withWrites } from '../db/sql.ts';
+import {
+  executePart,
+  fixedText,
+  noRead,
+  rowPerCallInTurns,
+  type StatementPart,
+  sqlOf,
+  sqlPart,
+  withWrites,
+} from '../db/sql.ts';
 
 /**
  * Sessions and their refresh tokens: every statement on `sessions` and `refresh_tokens`. The hot
@@ -56,36 +66,58 @@ export interface GroundsAt {
 /**
  * The cause that has ended session `s` although nobody revoked it, or NULL while its grounds hold:
  * its age, the admin session that launched it, the link it was opened with (decision record 020).
- * The arguments are SQL expressions of the three instants of `GroundsAt`.
+ * The instants are SQL expressions: values, or columns of the statement it goes in.
  */
-export function endingCause(now: string, startedAfter: string, pendingStartedAfter: string): string {
-  return `CASE
-    WHEN s.has_restricted_access AND s.created_at <= ${pendingStartedAfter}::timestamptz THEN 'mfa-pending-expired'
-    WHEN s.created_at <= ${startedAfter}::timestamptz THEN 'session-max-age'
+export function endingCause(at: {
+  now: StatementPart;
+  startedAfter: StatementPart;
+  pendingStartedAfter: StatementPart;
+}): StatementPart {
+  return sqlPart`CASE
+    WHEN s.has_restricted_access AND s.created_at <= ${at.pendingStartedAfter} THEN 'mfa-pending-expired'
+    WHEN s.created_at <= ${at.startedAfter} THEN 'session-max-age'
     WHEN s.launched_by_session_id IS NOT NULL AND NOT EXISTS (
       SELECT 1 FROM sessions p WHERE p.id = s.launched_by_session_id AND p.revoked_at IS NULL
-        AND p.created_at > ${startedAfter}::timestamptz
+        AND p.created_at > ${at.startedAfter}
     ) THEN 'launching-session-ended'
     WHEN s.identity_token_guid IS NOT NULL THEN (
       SELECT CASE WHEN it.revoked_at IS NOT NULL THEN 'link-revoked'
-        WHEN it.expires_at <= ${now}::timestamptz THEN 'link-expired' END
+        WHEN it.expires_at <= ${at.now} THEN 'link-expired' END
       FROM identity_tokens it WHERE it.guid = s.identity_token_guid
     )
   END`;
 }
 
+/** `endingCause` at the instants of a statement's row `i` (its columns now, started_after, pending_started_after). */
+export const endingCauseAtInstantsRow: SQL = sqlOf(
+  endingCause({
+    now: fixedText('i.now'),
+    startedAfter: fixedText('i.started_after'),
+    pendingStartedAfter: fixedText('i.pending_started_after'),
+  }),
+);
+
+const instant = (at: Date) => sqlPart`${at.toISOString()}::timestamptz`;
+
+/** `endingCause` at the instants of `grounds`. */
+const endingCauseAt = (grounds: GroundsAt) =>
+  endingCause({
+    now: instant(grounds.now),
+    startedAfter: instant(grounds.startedAfter),
+    pendingStartedAfter: instant(grounds.pendingStartedAfter),
+  });
+
 /**
- * The one insert of a refresh token: SQL expressions of its four columns, and what follows them
- * (`FROM ...` to insert only where a row is found, or nothing for a single row).
+ * The one insert of a refresh token, of the session `sessionId` (an SQL expression), once for each
+ * row `from` finds (a `FROM ...`), or once when there is no `from`.
  */
 export function refreshTokenInsert(
-  columns: { hash: string; sessionId: string; createdAt: string; expiresAt: string },
-  from = '',
-): string {
-  return (
-    'INSERT INTO refresh_tokens (hash, session_id, created_at, expires_at) ' +
-    `SELECT ${columns.hash}, ${columns.sessionId}, ${columns.createdAt}, ${columns.expiresAt}${from}`
-  );
+  token: StoredRefreshToken & { createdAt: Date },
+  sessionId: StatementPart,
+  from: StatementPart = fixedText(''),
+): StatementPart {
+  return sqlPart`INSERT INTO refresh_tokens (hash, session_id, created_at, expires_at)
+    SELECT ${token.hash}::text, ${sessionId}, ${token.createdAt.toISOString()}::timestamptz, ${token.expiresAt.toISOString()}::timestamptz ${from}`;
 }
 
 /** A session's columns as a raw statement returns them (bigints as text: both drivers agree on text). */
@@ -148,51 +180,28 @@ const sessionNameJoins =
   'LEFT JOIN staff_users u ON u.id = s.staff_user_id ' +
   'LEFT JOIN staff_users l ON l.id = s.launched_by_admin_id';
 
-const sessionInsertText =
-  'INSERT INTO sessions (id, scope, tenant_id, staff_user_id, consumer_id, identity_token_guid, access_type, ' +
-  'has_restricted_access, role_id, launched_by_admin_id, created_at, launched_by_session_id) VALUES ($1::uuid, ' +
-  '$2::text, $3::integer, $4::bigint, $5::bigint, $6::uuid, $7::text, $8::boolean, $9::integer, $10::bigint, ' +
-  '$11::timestamptz, $12::uuid)';
-const firstRefreshTokenText = refreshTokenInsert({
-  hash: '$1::text',
-  sessionId: '$2::uuid',
-  createdAt: '$3::timestamptz',
-  expiresAt: '$4::timestamptz',
-});
+const sessionInsert = rowsInsert(sessions, [
+  'id',
+  'scope',
+  'tenantId',
+  'staffUserId',
+  'consumerId',
+  'identityTokenGuid',
+  'accessType',
+  'hasRestrictedAccess',
+  'roleId',
+  'launchedByAdminId',
+  'createdAt',
+  'launchedBySessionId',
+]);
 
 /** The inserts of a new session and its first refresh token, for the statement of the sign-in that opens it. */
 export function sessionInserts(row: NewSessionRow, refreshToken: StoredRefreshToken): StatementPart[] {
-  const createdAt = row.createdAt.toISOString();
   return [
-    {
-      text: sessionInsertText,
-      values: [
-        row.id,
-        row.scope,
-        row.tenantId,
-        row.staffUserId,
-        row.consumerId,
-        row.identityTokenGuid,
-        row.accessType,
-        row.hasRestrictedAccess,
-        row.roleId,
-        row.launchedByAdminId,
-        createdAt,
-        row.launchedBySessionId,
-      ],
-    },
-    {
-      text: firstRefreshTokenText,
-      values: [refreshToken.hash, row.id, createdAt, refreshToken.expiresAt.toISOString()],
-    },
+    sessionInsert([row]),
+    refreshTokenInsert({ ...refreshToken, createdAt: row.createdAt }, sqlPart`${row.id}::uuid`),
   ];
 }
-
-/** The names a new session's access token carries: $1 its consumer, $2 its staff user, $3 the launching admin. */
-const namesText =
-  'SELECT (SELECT name FROM consumers WHERE id = $1::bigint) AS consumer_name, ' +
-  '(SELECT display_name FROM staff_users WHERE id = $2::bigint) AS staff_name, ' +
-  '(SELECT display_name FROM staff_users WHERE id = $3::bigint) AS launched_by_name';
 
 /** Runs a sign-in's writes (a session's inserts among them) in one statement: they commit together. */
 export async function writeAll(db: Database, writes: readonly StatementPart[]): Promise<void> {
@@ -210,29 +219,15 @@ export async function writeAllReadingNames(
 ): Promise<SessionNames> {
   const [read] = await executePart<SessionNamesRow>(
     db,
-    withWrites(writes, {
-      text: namesText,
-      values: [session.consumerId, session.staffUserId, session.launchedByAdminId],
-    }),
+    withWrites(
+      writes,
+      sqlPart`SELECT (SELECT name FROM consumers WHERE id = ${session.consumerId}::bigint) AS consumer_name,
+        (SELECT display_name FROM staff_users WHERE id = ${session.staffUserId}::bigint) AS staff_name,
+        (SELECT display_name FROM staff_users WHERE id = ${session.launchedByAdminId}::bigint) AS launched_by_name`,
+    ),
   );
   return namesOf(read);
 }
-
-/**
- * A session's change of access (MFA completed), the end of its earlier refresh tokens and the new
- * one, as one statement with a fixed text: $1 the access type, $2 restricted or not, $3 the role,
- * $4 the session, $5 the new refresh token's hash, $6 now, $7 its expiry.
- */
-const upgradeStatement = statement(
-  `WITH s AS (
-    UPDATE sessions SET access_type = $1::text, has_restricted_access = $2::boolean, role_id = $3::integer
-    WHERE id = $4::uuid AND revoked_at IS NULL
-    RETURNING *
-  ),
-  earlier AS (DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM s)),
-  issued AS (${refreshTokenInsert({ hash: '$5::text', sessionId: 'id', createdAt: '$6::timestamptz', expiresAt: '$7::timestamptz' }, ' FROM s')})
-  SELECT ${sessionViewColumns} FROM s ${sessionNameJoins}`,
-);
 
 /** Changes an unrevoked session's access, replacing its refresh tokens by `refreshToken`; undefined when it is revoked. */
 export async function changeAccess(
@@ -242,25 +237,40 @@ export async function changeAccess(
   refreshToken: StoredRefreshToken,
   now: Date,
 ): Promise<SessionView | undefined> {
-  const [row] = await executeStatement<SessionViewRow>(db, upgradeStatement, [
-    change.accessType,
-    change.hasRestrictedAccess,
-    change.roleId,
-    sessionId,
-    refreshToken.hash,
-    now.toISOString(),
-    refreshToken.expiresAt.toISOString(),
-  ]);
+  const issued = refreshTokenInsert(
+    { ...refreshToken, createdAt: now },
+    fixedText('id'),
+    fixedText('FROM s'),
+  );
+  const [row] = await executePart<SessionViewRow>(
+    db,
+    sqlPart`WITH s AS (
+    UPDATE sessions SET access_type = ${change.accessType}::text,
+      has_restricted_access = ${change.hasRestrictedAccess}::boolean, role_id = ${change.roleId}::integer
+    WHERE id = ${sessionId}::uuid AND revoked_at IS NULL
+    RETURNING *
+  ),
+  earlier AS (DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM s)),
+  issued AS (${issued})
+  SELECT ${fixedText(sessionViewColumns)} FROM s ${fixedText(sessionNameJoins)}`,
+  );
   return row === undefined ? undefined : toView(row);
+}
+
+/** What a rotation is given: the token's hash, its successor, and the instants it is judged at. */
+interface RotationInput {
+  scope: Scope;
+  hash: string;
+  successor: StoredRefreshToken;
+  graceStart: Date;
+  grounds: GroundsAt;
 }
 
 /**
  * The whole rotation of a refresh token, as one statement (one round trip, one commit), its text
  * fixed so PostgreSQL plans it once per connection. These are one caller's clauses, their names
  * ending in `index`, so that the rotations of one turn share a statement (decision record 018).
- * $1 the start of the grace period, $2 now, $3 the scope, $4 the token's hash, $5 the successor's
- * hash, $6 the successor's expiry, $7 and $8 the starts before which a session and a pending
- * session have ended. A session waiting for its second factor is never renewed.
+ * A session waiting for its second factor is never renewed.
  *
  * The token's state comes from the statement's snapshot; the rotating UPDATE re-checks
  * `rotated_at IS NULL` on the row as committed, so of racing callers exactly one wins the rotation
@@ -268,32 +278,29 @@ export async function changeAccess(
  * grace period by definition: it gets a sibling, as does a caller within the grace period.
  * Racing callers never share a statement, which could rotate the row only once for both.
  */
-const refreshClauses = (index: number) =>
-  `found${index} AS (
+function refreshClauses(input: RotationInput, index: number): StatementPart {
+  const found = fixedText(`found${index}`);
+  const now = input.grounds.now.toISOString();
+  const issued = refreshTokenInsert(
+    { ...input.successor, createdAt: input.grounds.now },
+    fixedText('session_id'),
+    sqlPart`FROM ${found} WHERE usable AND (unrotated OR in_grace)`,
+  );
+  return sqlPart`${found} AS (
     SELECT t.session_id,
       t.rotated_at IS NULL AS unrotated,
-      t.rotated_at >= $1::timestamptz AS in_grace,
-      t.expires_at > $2::timestamptz AND s.revoked_at IS NULL AND s.scope = $3
-        AND NOT s.has_restricted_access AND (${endingCause('$2', '$7', '$8')}) IS NULL AS usable
+      t.rotated_at >= ${input.graceStart.toISOString()}::timestamptz AS in_grace,
+      t.expires_at > ${now}::timestamptz AND s.revoked_at IS NULL AND s.scope = ${input.scope}::text
+        AND NOT s.has_restricted_access AND (${endingCauseAt(input.grounds)}) IS NULL AS usable
     FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
-    WHERE t.hash = $4::text
+    WHERE t.hash = ${input.hash}::text
   ),
-  rotated${index} AS (
-    UPDATE refresh_tokens SET rotated_at = $2::timestamptz, replaced_by = $5::text
-    WHERE hash = $4::text AND rotated_at IS NULL AND (SELECT usable FROM found${index})
+  ${fixedText(`rotated${index}`)} AS (
+    UPDATE refresh_tokens SET rotated_at = ${now}::timestamptz, replaced_by = ${input.successor.hash}::text
+    WHERE hash = ${input.hash}::text AND rotated_at IS NULL AND (SELECT usable FROM ${found})
   ),
-  issued${index} AS (
-    ${refreshTokenInsert(
-      {
-        hash: '$5::text',
-        sessionId: 'session_id',
-        createdAt: '$2::timestamptz',
-        expiresAt: '$6::timestamptz',
-      },
-      ` FROM found${index} WHERE usable AND (unrotated OR in_grace)`,
-    )}
-    RETURNING hash
-  )`;
+  ${fixedText(`issued${index}`)} AS (${issued} RETURNING hash)`;
+}
 
 const refreshRow = (index: number) =>
   `found${index}.usable, EXISTS (SELECT 1 FROM issued${index}) AS issued, ${sessionViewColumns}
@@ -306,11 +313,11 @@ interface RefreshRow extends SessionViewRow {
 
 /** Rotations of one turn share a statement: four at most, four statement texts. */
 const rotationsOf = oncePerHandle((db) =>
-  rowPerCallInTurns<{ hash: string; values: unknown[] }, RefreshRow>(db, {
-    clausesOf: (call, index) => ({ text: refreshClauses(index), values: call.values }),
+  rowPerCallInTurns<RotationInput, RefreshRow>(db, {
+    clausesOf: refreshClauses,
     rowOf: refreshRow,
     shapeOf: () => '',
-    rowsOf: (call) => [call.hash],
+    rowsOf: (input) => [input.hash],
     perStatement: 4,
   }),
 );
@@ -326,48 +333,22 @@ export interface Rotation {
 }
 
 /** Rotates the refresh token of `hash` to `successor`; undefined when no such token is stored. */
-export async function rotateRefreshToken(
-  db: Database,
-  input: { scope: Scope; hash: string; successor: StoredRefreshToken; graceStart: Date; grounds: GroundsAt },
-): Promise<Rotation | undefined> {
-  const { grounds } = input;
-  const row = await rotationsOf(db)({
-    hash: input.hash,
-    values: [
-      input.graceStart.toISOString(),
-      grounds.now.toISOString(),
-      input.scope,
-      input.hash,
-      input.successor.hash,
-      input.successor.expiresAt.toISOString(),
-      grounds.startedAfter.toISOString(),
-      grounds.pendingStartedAfter.toISOString(),
-    ],
-  });
+export async function rotateRefreshToken(db: Database, input: RotationInput): Promise<Rotation | undefined> {
+  const row = await rotationsOf(db)(input);
   return row === undefined ? undefined : { session: toView(row), usable: row.usable, issued: row.issued };
 }
 
-/**
- * A session an authenticated call may use: not revoked, and its grounds holding. $1 the session,
- * $2 now, $3 and $4 the starts before which a session and a pending session have ended.
- */
-const liveSessionStatement = statement(
-  `SELECT ${sessionColumnsText} FROM sessions s
-  WHERE s.id = $1::uuid AND s.revoked_at IS NULL AND (${endingCause('$2', '$3', '$4')}) IS NULL`,
-);
-
-/** The session if it is live (read on every authenticated call, so revocation holds on every instance). */
+/** The session if it is live: not revoked, and its grounds holding (read on every authenticated call, so revocation holds on every instance). */
 export async function findLiveSession(
   db: Database,
   sessionId: string,
   grounds: GroundsAt,
 ): Promise<StoredSession | undefined> {
-  const [row] = await executeStatement<SessionColumnsRow>(db, liveSessionStatement, [
-    sessionId,
-    grounds.now.toISOString(),
-    grounds.startedAfter.toISOString(),
-    grounds.pendingStartedAfter.toISOString(),
-  ]);
+  const [row] = await executePart<SessionColumnsRow>(
+    db,
+    sqlPart`SELECT ${fixedText(sessionColumnsText)} FROM sessions s
+  WHERE s.id = ${sessionId}::uuid AND s.revoked_at IS NULL AND (${endingCauseAt(grounds)}) IS NULL`,
+  );
   return row === undefined ? undefined : toStored(row);
 }
 
@@ -396,11 +377,6 @@ export async function findSessionOfRefreshToken(
   return found;
 }
 
-/** $1 the consumer, $2 the session to keep, $3 now. A fixed text: every lookup sign-in runs it. */
-const endEarlierText = `UPDATE sessions SET revoked_at = $3::timestamptz, revoked_reason = 'replaced by a new lookup'
-  WHERE consumer_id = $1::bigint AND access_type = 'MfaPending' AND revoked_at IS NULL AND id <> $2::uuid
-  RETURNING id`;
-
 /**
  * Ends the consumer's pending MFA sessions other than `keep`, the one a new lookup just opened, so
  * each lookup does not add a code and five tries of its own; answers the ids of those it ended.
@@ -411,9 +387,11 @@ export async function endEarlierPendingSessions(
   keep: string,
   now: Date,
 ): Promise<string[]> {
-  const ended = await executePart<{ id: string }>(db, {
-    text: endEarlierText,
-    values: [consumerId, keep, now.toISOString()],
-  });
+  const ended = await executePart<{ id: string }>(
+    db,
+    sqlPart`UPDATE sessions SET revoked_at = ${now.toISOString()}::timestamptz, revoked_reason = 'replaced by a new lookup'
+  WHERE consumer_id = ${consumerId}::bigint AND access_type = 'MfaPending' AND revoked_at IS NULL AND id <> ${keep}::uuid
+  RETURNING id`,
+  );
   return ended.map((session) => session.id);
 }

@@ -4,10 +4,12 @@ import { type Database, oncePerHandle } from '../db/index.ts';
 import { consumers, identityTokens } from '../db/schema.ts';
 import {
   executePart,
+  fixedText,
   isSerializationFailure,
   noRead,
   type StatementPart,
   sqlOf,
+  sqlPart,
   unchangedWritesInTurns,
   withWrites,
 } from '../db/sql.ts';
@@ -70,51 +72,39 @@ function lockBothRows(db: Database, consumerId: number, tokenGuid: string) {
 
 /**
  * `lockBothRows` as a fixed text (the same order and strength) that finds the rows only while
- * their lock columns still hold the values they were read with: $1 the consumer, $2 the token,
- * $3-$6 the consumer's lock columns, $7-$10 the token's, as `lockValues` lists them.
+ * their lock columns still hold the values they were read with.
  */
-const unchangedRowsText = `SELECT c.id FROM consumers c JOIN identity_tokens t ON t.consumer_id = c.id
-  WHERE c.id = $1::bigint AND t.guid = $2::uuid
-    AND c.failed_count = $3::integer AND c.lock_level = $4::integer
-    AND c.locked_until IS NOT DISTINCT FROM $5::timestamptz
-    AND c.last_failure_at IS NOT DISTINCT FROM $6::timestamptz
-    AND t.failed_count = $7::integer AND t.lock_level = $8::integer
-    AND t.locked_until IS NOT DISTINCT FROM $9::timestamptz
-    AND t.last_failure_at IS NOT DISTINCT FROM $10::timestamptz
+function unchangedRows(consumerId: number, token: TokenKey, asRead: VerificationRow): StatementPart {
+  return sqlPart`SELECT c.id FROM consumers c JOIN identity_tokens t ON t.consumer_id = c.id
+  WHERE c.id = ${consumerId}::bigint AND t.guid = ${token.guid}::uuid
+    AND ${lockColumnsAre('c', asRead.consumer)} AND ${lockColumnsAre('t', asRead.token)}
   FOR NO KEY UPDATE`;
-
-const lockValues = (state: LockState) => [
-  state.failedCount,
-  state.lockLevel,
-  state.lockedUntil?.toISOString() ?? null,
-  state.lastFailureAt?.toISOString() ?? null,
-];
-
-const setLockColumns =
-  'failed_count = $1::integer, lock_level = $2::integer, locked_until = $3::timestamptz, ' +
-  'last_failure_at = $4::timestamptz';
-/** The guard of a write in `writesIfUnchanged`: it changes a row only once `locked` found it as read. */
-const onceLocked = ' AND EXISTS (SELECT 1 FROM locked)';
-
-function consumerUpdates(writes: AttemptWrites, guard = ''): StatementPart[] {
-  if (writes.consumerLocks === null) return [];
-  return [
-    {
-      text: `UPDATE consumers SET ${setLockColumns} WHERE id = $5::bigint${guard}`,
-      values: [...lockValues(writes.consumerLocks), writes.consumerId],
-    },
-  ];
 }
 
-function tokenUpdate(writes: AttemptWrites, guard = ''): StatementPart {
-  return {
-    text: `UPDATE identity_tokens SET ${setLockColumns}, last_used_at = COALESCE($5::timestamptz, last_used_at) WHERE guid = $6::uuid${guard}`,
-    values: [
-      ...lockValues(writes.tokenLocks),
-      writes.tokenLocks.lastUsedAt?.toISOString() ?? null,
-      writes.token.guid,
-    ],
-  };
+const timestamp = (at: Date | null) => at?.toISOString() ?? null;
+
+function lockColumnsAre(table: 'c' | 't', state: LockState): StatementPart {
+  const row = fixedText(table);
+  return sqlPart`${row}.failed_count = ${state.failedCount}::integer AND ${row}.lock_level = ${state.lockLevel}::integer
+    AND ${row}.locked_until IS NOT DISTINCT FROM ${timestamp(state.lockedUntil)}::timestamptz
+    AND ${row}.last_failure_at IS NOT DISTINCT FROM ${timestamp(state.lastFailureAt)}::timestamptz`;
+}
+
+const setLockColumns = (state: LockState) =>
+  sqlPart`failed_count = ${state.failedCount}::integer, lock_level = ${state.lockLevel}::integer,
+    locked_until = ${timestamp(state.lockedUntil)}::timestamptz, last_failure_at = ${timestamp(state.lastFailureAt)}::timestamptz`;
+
+/** The updates of the two rows' lock columns (the consumer's only when it changes), each ending in its WHERE clause. */
+function lockUpdates(writes: AttemptWrites): StatementPart[] {
+  const { consumerLocks, tokenLocks } = writes;
+  const token = sqlPart`UPDATE identity_tokens SET ${setLockColumns(tokenLocks)},
+    last_used_at = COALESCE(${timestamp(tokenLocks.lastUsedAt ?? null)}::timestamptz, last_used_at)
+    WHERE guid = ${writes.token.guid}::uuid`;
+  if (consumerLocks === null) return [token];
+  return [
+    sqlPart`UPDATE consumers SET ${setLockColumns(consumerLocks)} WHERE id = ${writes.consumerId}::bigint`,
+    token,
+  ];
 }
 
 /**
@@ -134,19 +124,11 @@ export async function writeAttemptIfUnchanged(
   asRead: VerificationRow,
   writes: AttemptWrites,
 ): Promise<boolean> {
-  const expected = {
-    text: unchangedRowsText,
-    values: [
-      writes.consumerId,
-      writes.token.guid,
-      ...lockValues(asRead.consumer),
-      ...lockValues(asRead.token),
-    ],
-  };
   try {
     await attemptWritesOf(db)({
-      expected,
-      writes: [...consumerUpdates(writes, onceLocked), ...writes.alongside, tokenUpdate(writes, onceLocked)],
+      expected: unchangedRows(writes.consumerId, writes.token, asRead),
+      changes: lockUpdates(writes),
+      additions: writes.alongside,
       rows: [`consumer:${writes.consumerId}`, `token:${writes.token.guid}`],
     });
   } catch (error) {
@@ -172,9 +154,7 @@ export async function judgeUnderLock<Result>(
     const { result, writes } = judge(row);
     if (writes === undefined) return { result, written: false };
     // Both rows, and on success what it leads to, in one statement: a round trip fewer inside the locks.
-    await tx.execute(
-      sqlOf(withWrites([...consumerUpdates(writes), ...writes.alongside], tokenUpdate(writes))),
-    );
+    await tx.execute(sqlOf(withWrites([...lockUpdates(writes), ...writes.alongside], noRead)));
     return { result, written: true };
   });
   if (written) forgetIdentityToken(db, ids.token);
