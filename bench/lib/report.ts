@@ -475,7 +475,7 @@ const findings = [
   "  database's sockets: on loopback the sender's system call carries the receiver's TCP work and",
   "  the wake-up of the database's process. Changed in the product: the direct sign-ins, refreshes",
   "  and lookup sign-ins' writes that come in one turn of the event loop run as one statement per",
-  '  shape, four at most, never two that change one row (`callsInTurns` in `apps/server/src/db/sql.ts`).',
+  '  shape, four at most, never two that change one row (`batchedByTurn` in `apps/server/src/db/sql.ts`).',
   '  Two servers side by side on one PostgreSQL, the build before and after in turns (four rounds):',
   '  direct sign-ins 1,515-1,782/s before, 1,698-2,466/s after; refreshes 1,520-2,046/s before,',
   "  1,935-2,534/s after; lookup sign-ins' p99 46-59 ms before, 42-50 ms after. On PGlite nothing",

@@ -11,11 +11,11 @@ import {
   executePart,
   fixedText,
   isSerializationFailure,
-  rowPerCallInTurns,
+  rowPerCallBatchedByTurn,
   type StatementPart,
   sqlOf,
   sqlPart,
-  unchangedWritesInTurns,
+  unchangedWritesBatchedByTurn,
   withWrites,
   writesIfUnchanged,
 } from '../src/db/sql.ts';
@@ -134,7 +134,7 @@ describe(`named statements (${databaseLabel})`, () => {
     await handle.db.execute(sql`CREATE TABLE turn_probe (id int PRIMARY KEY, version int NOT NULL)`);
     await handle.db.execute(sql`CREATE TABLE turn_log (note text NOT NULL)`);
     await handle.db.execute(sql`INSERT INTO turn_probe VALUES (1, 0), (2, 0), (3, 0)`);
-    const write = unchangedWritesInTurns(handle.db);
+    const write = unchangedWritesBatchedByTurn(handle.db);
     const noting = (id: number, version: number, note: string) => ({
       expected: sqlPart`SELECT id FROM turn_probe WHERE id = ${id}::int AND version = ${version}::int`,
       changes: [],
@@ -171,7 +171,7 @@ describe(`named statements (${databaseLabel})`, () => {
   it('joins callers whose writes change the rows they locked, each write guarded by its own rows', async () => {
     await handle.db.execute(sql`CREATE TABLE counter_probe (id int PRIMARY KEY, tries int NOT NULL)`);
     await handle.db.execute(sql`INSERT INTO counter_probe VALUES (1, 0), (2, 0)`);
-    const write = unchangedWritesInTurns(handle.db);
+    const write = unchangedWritesBatchedByTurn(handle.db);
     const counting = (id: number, tries: number, rows?: string[]) => ({
       expected: sqlPart`SELECT id FROM counter_probe WHERE id = ${id}::int AND tries = ${tries}::int FOR NO KEY UPDATE`,
       changes: [sqlPart`UPDATE counter_probe SET tries = tries + 1 WHERE id = ${id}::int`],
@@ -217,14 +217,17 @@ describe(`named statements (${databaseLabel})`, () => {
   it('reads each call its own row when the calls of one turn share a statement', async () => {
     await handle.db.execute(sql`CREATE TABLE row_probe (id int PRIMARY KEY, reads int NOT NULL)`);
     await handle.db.execute(sql`INSERT INTO row_probe VALUES (1, 0), (2, 0), (3, 0)`);
-    const read = rowPerCallInTurns<{ id: number }, { id: number; reads: number; xid: string }>(handle.db, {
-      clausesOf: (call, index) =>
-        sqlPart`${fixedText(`counted${index}`)} AS (UPDATE row_probe SET reads = reads + 1 WHERE id = ${call.id}::int RETURNING id, reads, xmin::text AS xid)`,
-      rowOf: (index) => `id, reads, xid FROM counted${index}`,
-      shapeOf: () => '',
-      rowsOf: (call) => [`probe:${call.id}`],
-      perStatement: 4,
-    });
+    const read = rowPerCallBatchedByTurn<{ id: number }, { id: number; reads: number; xid: string }>(
+      handle.db,
+      {
+        clausesOf: (call, index) =>
+          sqlPart`${fixedText(`counted${index}`)} AS (UPDATE row_probe SET reads = reads + 1 WHERE id = ${call.id}::int RETURNING id, reads, xmin::text AS xid)`,
+        rowOf: (index) => `id, reads, xid FROM counted${index}`,
+        shapeOf: () => '',
+        rowsOf: (call) => [`probe:${call.id}`],
+        perStatement: 4,
+      },
+    );
 
     // Four calls, one of them for no row: each gets its own answer, from one transaction.
     const answers = await Promise.all([read({ id: 3 }), read({ id: 9 }), read({ id: 1 }), read({ id: 2 })]);

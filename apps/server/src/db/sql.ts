@@ -88,9 +88,6 @@ const writeClauses = (parts: readonly StatementPart[], prefix = 'w') =>
     ', ',
   );
 
-/** The main query of a `withWrites` statement that only writes. */
-export const noRead: StatementPart = fixedText('SELECT true AS written');
-
 /**
  * `main` with `writes` run in the same statement as data-modifying `WITH` clauses (`w0`, `w1`,
  * ...): everything commits together, in one round trip. All parts see one snapshot, so `main`
@@ -100,6 +97,10 @@ export function withWrites(writes: readonly StatementPart[], main: StatementPart
   if (writes.length === 0) return main;
   return sqlPart`WITH ${writeClauses(writes)} ${main}`;
 }
+
+/** `writes` as one statement that reads nothing: they commit together, in one round trip. */
+export const writesTogether = (writes: readonly StatementPart[]): StatementPart =>
+  withWrites(writes, fixedText('SELECT true AS written'));
 
 /**
  * Writes decided on rows read earlier without a lock, to run only if those rows are still as read:
@@ -145,8 +146,8 @@ export function writesIfUnchanged(callers: readonly UnchangedWrites[]): Statemen
   return sqlPart`WITH ${joinedParts(callers.map(unchangedClauses), ', ')} SELECT ${fixedText(checks.join(', '))}`;
 }
 
-/** How `callsInTurns` runs the calls of one turn. */
-export interface CallsInTurns<Call, Result> {
+/** How `batchedByTurn` runs the calls of one turn. */
+export interface BatchedByTurn<Call, Result> {
   /** Calls run together only with calls of the same shape: each number of calls of each shape is a statement text of its own. */
   shapeOf(call: Call): string;
   /** Keys of the rows a call changes: two calls that name one row never run together. */
@@ -167,8 +168,8 @@ export interface CallsInTurns<Call, Result> {
  * that one call's values caused. Each call then runs again on its own, so only the call whose rows
  * changed is refused, and only the call that caused an error gets it.
  */
-export function callsInTurns<Call, Result>(
-  options: CallsInTurns<Call, Result>,
+export function batchedByTurn<Call, Result>(
+  options: BatchedByTurn<Call, Result>,
 ): (call: Call) => Promise<Result> {
   type Gathered = { call: Call; resolve(result: Result): void; reject(error: unknown): void };
   type Batch = { items: Gathered[]; rows: Set<string> };
@@ -227,10 +228,10 @@ export interface RowPerCall<Call> {
 
 /**
  * Runs each call's clauses and reads its row, with the calls of one turn in one statement
- * (`callsInTurns`): `WITH <each call's clauses> SELECT 0 AS caller, <row 0> UNION ALL SELECT 1 ...`.
+ * (`batchedByTurn`): `WITH <each call's clauses> SELECT 0 AS caller, <row 0> UNION ALL SELECT 1 ...`.
  * A call whose clauses find nothing to read gets undefined.
  */
-export function rowPerCallInTurns<Call, Row>(
+export function rowPerCallBatchedByTurn<Call, Row>(
   db: Database,
   spec: RowPerCall<Call>,
 ): (call: Call) => Promise<Row | undefined> {
@@ -244,7 +245,7 @@ export function rowPerCallInTurns<Call, Row>(
     const rows = await executePart<Row & { caller: number }>(db, part);
     return calls.map((_call, index) => rows.find((row) => row.caller === index));
   };
-  return callsInTurns<Call, Row | undefined>({
+  return batchedByTurn<Call, Row | undefined>({
     shapeOf: spec.shapeOf,
     rowsOf: spec.rowsOf,
     perStatement: spec.perStatement,
@@ -255,18 +256,18 @@ export function rowPerCallInTurns<Call, Row>(
 
 /**
  * The `UnchangedWrites` of callers that come in the same turn, written together (by
- * `callsInTurns`, at most `callersPerStatement` a statement): lookup sign-ins that finish
+ * `batchedByTurn`, at most `callersPerStatement` a statement): lookup sign-ins that finish
  * together commit together (decision record 018). A caller with changes that names no `rows`
  * runs on its own at once.
  */
-export function unchangedWritesInTurns(
+export function unchangedWritesBatchedByTurn(
   db: Database,
   callersPerStatement = 8,
 ): (caller: UnchangedWrites) => Promise<void> {
   const runAlone = async (caller: UnchangedWrites) => {
     await executePart(db, writesIfUnchanged([caller]));
   };
-  const inTurns = callsInTurns<UnchangedWrites, void>({
+  const inTurns = batchedByTurn<UnchangedWrites, void>({
     shapeOf: (caller) => writesIfUnchanged([caller]).text,
     rowsOf: (caller) => caller.rows ?? [],
     perStatement: callersPerStatement,

@@ -1,6 +1,6 @@
 import type { SignInType } from '@entry/domain';
 import { type Database, oncePerHandle } from '../db/index.ts';
-import { fixedText, rowPerCallInTurns, type StatementPart, sqlPart } from '../db/sql.ts';
+import { fixedText, rowPerCallBatchedByTurn, type StatementPart, sqlPart } from '../db/sql.ts';
 import { forgetIdentityToken } from './read-cache.ts';
 import { refreshTokenInsert } from './sessions.ts';
 
@@ -100,7 +100,7 @@ interface DirectSignInRow {
  * the token's last use and one statement cannot change a row twice.
  */
 const directSignInsOf = oncePerHandle((db) =>
-  rowPerCallInTurns<DirectSignInInput, DirectSignInRow>(db, {
+  rowPerCallBatchedByTurn<DirectSignInInput, DirectSignInRow>(db, {
     clausesOf: directSignInClauses,
     rowOf: callerRow,
     shapeOf: (input) => input.token.column,

@@ -6,12 +6,12 @@ import { refreshTokens, type Scope, sessions } from '../db/schema.ts';
 import {
   executePart,
   fixedText,
-  noRead,
-  rowPerCallInTurns,
+  rowPerCallBatchedByTurn,
   type StatementPart,
   sqlOf,
   sqlPart,
   withWrites,
+  writesTogether,
 } from '../db/sql.ts';
 
 /**
@@ -205,7 +205,7 @@ export function sessionInserts(row: NewSessionRow, refreshToken: StoredRefreshTo
 
 /** Runs a sign-in's writes (a session's inserts among them) in one statement: they commit together. */
 export async function writeAll(db: Database, writes: readonly StatementPart[]): Promise<void> {
-  await executePart(db, withWrites(writes, noRead));
+  await executePart(db, writesTogether(writes));
 }
 
 /**
@@ -313,7 +313,7 @@ interface RefreshRow extends SessionViewRow {
 
 /** Rotations of one turn share a statement: four at most, four statement texts. */
 const rotationsOf = oncePerHandle((db) =>
-  rowPerCallInTurns<RotationInput, RefreshRow>(db, {
+  rowPerCallBatchedByTurn<RotationInput, RefreshRow>(db, {
     clausesOf: refreshClauses,
     rowOf: refreshRow,
     shapeOf: () => '',

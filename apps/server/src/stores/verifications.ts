@@ -6,12 +6,11 @@ import {
   executePart,
   fixedText,
   isSerializationFailure,
-  noRead,
   type StatementPart,
   sqlOf,
   sqlPart,
-  unchangedWritesInTurns,
-  withWrites,
+  unchangedWritesBatchedByTurn,
+  writesTogether,
 } from '../db/sql.ts';
 import { forgetIdentityToken } from './read-cache.ts';
 
@@ -112,7 +111,7 @@ function lockUpdates(writes: AttemptWrites): StatementPart[] {
  * four at most, since each number of attempts of each outcome's shape is a statement text of its
  * own, and the named statements of a connection are bounded (`maxNamedStatements`).
  */
-const attemptWritesOf = oncePerHandle((db) => unchangedWritesInTurns(db, 4));
+const attemptWritesOf = oncePerHandle((db) => unchangedWritesBatchedByTurn(db, 4));
 
 /**
  * Writes an attempt decided on `asRead`, read without a lock, in one statement that first locks
@@ -154,7 +153,7 @@ export async function judgeUnderLock<Result>(
     const { result, writes } = judge(row);
     if (writes === undefined) return { result, written: false };
     // Both rows, and on success what it leads to, in one statement: a round trip fewer inside the locks.
-    await tx.execute(sqlOf(withWrites([...lockUpdates(writes), ...writes.alongside], noRead)));
+    await tx.execute(sqlOf(writesTogether([...lockUpdates(writes), ...writes.alongside])));
     return { result, written: true };
   });
   if (written) forgetIdentityToken(db, ids.token);
@@ -183,5 +182,5 @@ export function consumersWithAnswers(
 
 /** What a token-less verification's success leads to, committed together in one statement. */
 export async function writeTokenlessSuccess(db: Database, writes: readonly StatementPart[]): Promise<void> {
-  if (writes.length > 0) await executePart(db, withWrites(writes, noRead));
+  if (writes.length > 0) await executePart(db, writesTogether(writes));
 }
