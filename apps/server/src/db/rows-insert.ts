@@ -1,6 +1,6 @@
 import { getTableColumns, getTableName } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { StatementPart } from './sql.ts';
+import { fixedText, StatementPart, sqlPart } from './sql.ts';
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -10,24 +10,27 @@ const castOf = (column: PgColumn) => (column.getSQLType() === 'jsonb' ? 'text::j
 /**
  * The insert of rows into `table`, built from the schema once: a fixed text for each number of
  * rows, each placeholder cast to its column's type, each value as the column hands it to the
- * driver. A part, so it can join the statement of the writes it belongs to.
+ * driver. A part, so it can join the statement of the writes it belongs to; with `where`, the rows
+ * go in only when that condition holds in the statement.
  */
 export function rowsInsert<Table extends PgTable, Key extends keyof Table['$inferInsert'] & string>(
   table: Table,
   keys: readonly Key[],
-): (rows: readonly Required<Pick<Table['$inferInsert'], Key>>[]) => StatementPart {
+): (rows: readonly Required<Pick<Table['$inferInsert'], Key>>[], where?: StatementPart) => StatementPart {
   const byKey: Record<string, PgColumn> = getTableColumns(table);
   const columns = keys.map((key) => {
     const column = byKey[key];
     if (column === undefined) throw new Error(`${getTableName(table)} has no column ${key}`);
     return { key, column };
   });
-  const head = `INSERT INTO ${quoted(getTableName(table))} (${columns.map(({ column }) => quoted(column.name)).join(', ')}) VALUES (`;
+  const into = fixedText(
+    `INSERT INTO ${quoted(getTableName(table))} (${columns.map(({ column }) => quoted(column.name)).join(', ')})`,
+  );
   const afterValues = columns.map(
     ({ column }, index) => `::${castOf(column)}${index === columns.length - 1 ? ')' : ', '}`,
   );
   const textsOf = (rows: number) => {
-    const texts = [head];
+    const texts = ['VALUES ('];
     for (let row = 0; row < rows; row++) {
       if (row > 0) texts[texts.length - 1] += ', (';
       texts.push(...afterValues);
@@ -35,8 +38,8 @@ export function rowsInsert<Table extends PgTable, Key extends keyof Table['$infe
     return texts;
   };
   const oneRow = textsOf(1);
-  return (rows) =>
-    new StatementPart(
+  return (rows, where) => {
+    const values = new StatementPart(
       rows.length === 1 ? oneRow : textsOf(rows.length),
       rows.flatMap((row) =>
         columns.map(({ key, column }) => {
@@ -45,4 +48,8 @@ export function rowsInsert<Table extends PgTable, Key extends keyof Table['$infe
         }),
       ),
     );
+    return where === undefined
+      ? sqlPart`${into} ${values}`
+      : sqlPart`${into} SELECT * FROM (${values}) AS v WHERE ${where}`;
+  };
 }

@@ -8,11 +8,11 @@ import {
 import type { AppContext } from '../context.ts';
 import type { StatementPart } from '../db/sql.ts';
 import { refuse } from '../refusals.ts';
-import { giveBackCodeMail, takeCodeMail } from '../stores/code-mail-budget.ts';
+import { giveBackCodeMail, takeCodeMail, takeLookupCodeMail } from '../stores/code-mail-budget.ts';
 import { findConsumerMailTarget } from '../stores/consumers.ts';
 import { directSignInEvent } from '../stores/direct-sign-ins.ts';
 import { findIdentityTokenToVerify } from '../stores/identity-tokens.ts';
-import { endEarlierPendingSessions, revokeSession } from '../stores/sessions.ts';
+import { earlierPendingEndCause, endEarlierPendingSessions, revokeSession } from '../stores/sessions.ts';
 import { findTenantByIdAndSubdomain, type SignInTenant } from '../stores/tenants.ts';
 import { signInWithDirectLink } from './direct-sign-in.ts';
 import { isExpired } from './identity-tokens.ts';
@@ -201,8 +201,9 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
     audit.record({ ...base, event: 'consumer.verification.lockout', outcome: 'locked', actor, detail });
 
   /**
-   * Mails a pending session's code within the consumer's hourly budget of code mails; past it,
-   * ends the session it opened and refuses with 429.
+   * Mails a pending session's code within the consumer's hourly budget of code mails, ending the
+   * consumer's earlier pending sessions with it; past the budget, ends the session it opened and
+   * refuses with 429.
    */
   async function sendCode(
     pending: PendingCodeMail,
@@ -211,33 +212,44 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
     ip: string,
     now: Date,
   ): Promise<void> {
-    const paid = await takeCodeMail(db, pending.consumerId, now);
+    const paid = await takeLookupCodeMail(db, {
+      consumerId: pending.consumerId,
+      sessionId,
+      now,
+      mailInsert: (where) => ctx.mail.insertOf(pending.mail, where),
+    });
     if ('retryAfterMs' in paid) {
       await revokeSession(db, sessionId, codeMailLimitCause, now);
-      await audit.record({
-        event: 'consumer.session.end',
-        outcome: 'revoked',
-        actor: `consumer:${pending.consumerId}`,
-        tenantId: tenant.id,
-        ip,
-        detail: { sessionId, cause: codeMailLimitCause },
-      });
+      await auditSessionEnd(pending.consumerId, sessionId, codeMailLimitCause, tenant, ip);
       throw tooManyCodeMails(paid.retryAfterMs);
     }
-    await ctx.mail.enqueueMail(pending.mail);
+    await auditEarlierPendingEnds(pending.consumerId, paid.ended, tenant, ip);
   }
 
-  async function endEarlierPending(consumerId: number, keep: string, tenant: SignInTenant, ip: string) {
-    const ended = await endEarlierPendingSessions(db, consumerId, keep, clock.now());
+  const auditSessionEnd = (
+    consumerId: number,
+    sessionId: string,
+    cause: string,
+    tenant: SignInTenant,
+    ip: string,
+  ) =>
+    audit.record({
+      event: 'consumer.session.end',
+      outcome: 'revoked',
+      actor: `consumer:${consumerId}`,
+      tenantId: tenant.id,
+      ip,
+      detail: { sessionId, cause },
+    });
+
+  async function auditEarlierPendingEnds(
+    consumerId: number,
+    ended: string[],
+    tenant: SignInTenant,
+    ip: string,
+  ) {
     for (const sessionId of ended) {
-      await audit.record({
-        event: 'consumer.session.end',
-        outcome: 'revoked',
-        actor: `consumer:${consumerId}`,
-        tenantId: tenant.id,
-        ip,
-        detail: { sessionId, cause: 'replaced by a new lookup' },
-      });
+      await auditSessionEnd(consumerId, sessionId, earlierPendingEndCause, tenant, ip);
     }
   }
 
@@ -350,13 +362,17 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       const { opened, codeMail: pending } = result.plan;
       if (opened === null) throw refuse('noAddressOnFile');
       const { reserved, session } = opened;
-      if (pending !== null) await sendCode(pending, reserved.id, tenant, ip, now);
+      if (pending === null) {
+        const ended = await endEarlierPendingSessions(db, result.consumer.id, reserved.id, now);
+        await auditEarlierPendingEnds(result.consumer.id, ended, tenant, ip);
+      } else {
+        await sendCode(pending, reserved.id, tenant, ip, now);
+      }
       const authToken = await reserved.firstPair(session, {
         consumerName: result.consumer.name,
         staffName: null,
         launchedByName: null,
       });
-      await endEarlierPending(result.consumer.id, reserved.id, tenant, ip);
       if (session.hasRestrictedAccess) ctx.mail.deliverSoon();
       return authToken;
     },

@@ -84,7 +84,7 @@ export interface MailService {
    * what the mail belongs to (a sign-in and its code), so both commit together in one round trip.
    * The caller starts the delivery with `deliverSoon` once the statement has run.
    */
-  insertOf(input: EnqueueMailInput): StatementPart;
+  insertOf(input: EnqueueMailInput, where?: StatementPart): StatementPart;
   /** Starts delivering what is due, without waiting for it. */
   deliverSoon(): void;
   /** Sends what is due; failures stay in the outbox with a later next attempt. Returns how many were sent. */
@@ -212,8 +212,8 @@ export function createMailService(deps: {
       kick();
       return id;
     },
-    insertOf(input) {
-      return outboxMailInsert(outboxRow(input));
+    insertOf(input, where) {
+      return outboxMailInsert(outboxRow(input), where);
     },
     deliverSoon: kick,
     deliverPending,

@@ -27,9 +27,12 @@ const outboxInsert = rowsInsert(mailOutbox, [
   'nextAttemptAt',
 ]);
 
-/** The insert of one mail, not yet run: to commit in the statement of what the mail belongs to. */
-export function outboxMailInsert(mail: NewOutboxMail): StatementPart {
-  return outboxInsert([mail]);
+/**
+ * The insert of one mail, not yet run: to commit in the statement of what the mail belongs to,
+ * only when `where` holds there if it is given.
+ */
+export function outboxMailInsert(mail: NewOutboxMail, where?: StatementPart): StatementPart {
+  return outboxInsert([mail], where);
 }
 
 /** Keeps the mail in the outbox; answers its id. */

@@ -378,20 +378,31 @@ export async function findSessionOfRefreshToken(
 }
 
 /**
- * Ends the consumer's pending MFA sessions other than `keep`, the one a new lookup just opened, so
- * each lookup does not add a code and five tries of its own; answers the ids of those it ended.
+ * The end of the consumer's pending MFA sessions other than `keep`, the one a new lookup just
+ * opened, so each lookup does not add a code and five tries of its own; only when `where` holds,
+ * if given. Returns the ended sessions' `id`s.
  */
+export function earlierPendingSessionsEnd(
+  consumerId: number,
+  keep: string,
+  now: Date,
+  where: StatementPart = fixedText('true'),
+): StatementPart {
+  return sqlPart`UPDATE sessions SET revoked_at = ${now.toISOString()}::timestamptz, revoked_reason = ${earlierPendingEndCause}::text
+  WHERE consumer_id = ${consumerId}::bigint AND access_type = 'MfaPending' AND revoked_at IS NULL AND id <> ${keep}::uuid
+    AND ${where}
+  RETURNING id::text AS id`;
+}
+
+export const earlierPendingEndCause = 'replaced by a new lookup';
+
+/** Ends the consumer's pending MFA sessions other than `keep` (`earlierPendingSessionsEnd`); answers their ids. */
 export async function endEarlierPendingSessions(
   db: Database,
   consumerId: number,
   keep: string,
   now: Date,
 ): Promise<string[]> {
-  const ended = await executePart<{ id: string }>(
-    db,
-    sqlPart`UPDATE sessions SET revoked_at = ${now.toISOString()}::timestamptz, revoked_reason = 'replaced by a new lookup'
-  WHERE consumer_id = ${consumerId}::bigint AND access_type = 'MfaPending' AND revoked_at IS NULL AND id <> ${keep}::uuid
-  RETURNING id`,
-  );
+  const ended = await executePart<{ id: string }>(db, earlierPendingSessionsEnd(consumerId, keep, now));
   return ended.map((session) => session.id);
 }
