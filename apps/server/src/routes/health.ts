@@ -1,18 +1,14 @@
 import { errorBodySchema } from '@entry/domain';
-import { pgTable, text } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { migrationFiles } from '../db/index.ts';
 import { refuse } from '../refusals.ts';
+import { pendingMigrations } from '../stores/migrations.ts';
 
 /**
  * Probes for load balancers and orchestrators: liveness (`/api/health`, the process answers) and
  * readiness (`/api/ready`, the database answers and has every migration this build ships).
  */
-
-/** The table the migration runner keeps; only readiness reads it. */
-const schemaMigrations = pgTable('schema_migrations', { name: text('name').primaryKey() });
 
 /** A database that does not answer within this time counts as unreachable. */
 export const readinessTimeoutMs = 2000;
@@ -33,18 +29,14 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const shipped = migrationFiles().map((migration) => migration.name);
   const probe = { logLevel: 'warn' } as const;
 
-  async function pendingMigrations(): Promise<string[]> {
-    let applied: Set<string>;
+  async function migrationsMissing(): Promise<string[]> {
     try {
-      const rows = await withTimeout(ctx.db.select().from(schemaMigrations), readinessTimeoutMs);
-      applied = new Set(rows.map((row) => row.name));
+      return await withTimeout(pendingMigrations(ctx.db), readinessTimeoutMs);
     } catch {
       throw notReady(healthMessages.databaseUnreachable);
     }
-    return shipped.filter((name) => !applied.has(name));
   }
 
   return async (app) => {
@@ -71,7 +63,7 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (_request, reply) => {
         reply.header('Cache-Control', 'no-store');
-        const pending = await pendingMigrations();
+        const pending = await migrationsMissing();
         if (pending.length > 0) throw notReady(healthMessages.migrationsPending(pending));
         return { status: 'ready' as const };
       },

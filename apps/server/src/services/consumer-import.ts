@@ -1,9 +1,8 @@
 import type { Readable } from 'node:stream';
 import { type VerificationField, validatorMessages, validators } from '@entry/domain';
-import { sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { executeRows } from '../db/sql.ts';
+import { type ImportedConsumer, upsertConsumers } from '../stores/consumers.ts';
 import {
   type ColumnSpec,
   type CsvRow,
@@ -51,26 +50,16 @@ export interface ConsumerImportResult {
   updated: number;
 }
 
-/** A consumer as the batch insert takes it: verification values already hashed. */
-interface ConsumerRow {
-  consumer_id: string;
-  name: string;
-  email: string;
-  last4_ssn_hash: string;
-  postal_code_hash: string;
-  date_of_birth_hash: string;
-}
-
 function todayUtc(clock: Clock): string {
   return clock.now().toISOString().slice(0, 10);
 }
 
 /** The database row of a CSV row, or null after adding its problems. */
-function toConsumerRow(
+function toImportedConsumer(
   row: CsvRow<ConsumerColumn>,
   context: { kbaPepper: string; today: string },
   problems: ProblemList,
-): ConsumerRow | null {
+): ImportedConsumer | null {
   const { values, line, columnOf } = row;
   let valid = true;
   const problem = (field: ConsumerColumn, message: string) => {
@@ -116,40 +105,6 @@ function toConsumerRow(
 }
 
 /**
- * Inserts new consumers and updates the ones the tenant already has; counts each kind. The batch
- * travels as one JSON parameter that PostgreSQL unpacks (json_to_recordset): a multi-row
- * INSERT ... ON CONFLICT DO UPDATE without thousands of bind parameters, several times faster,
- * above all on PGlite.
- */
-async function upsertBatch(
-  db: Database,
-  tenantId: number,
-  now: Date,
-  batch: ConsumerRow[],
-): Promise<{ created: number; updated: number }> {
-  const rows = await executeRows<{ inserted: boolean }>(
-    db,
-    sql`
-    INSERT INTO consumers
-      (tenant_id, consumer_id, name, email, last4_ssn_hash, postal_code_hash, date_of_birth_hash, created_at)
-    SELECT ${tenantId}, r.consumer_id, r.name, r.email, r.last4_ssn_hash, r.postal_code_hash,
-      r.date_of_birth_hash, ${now.toISOString()}::timestamptz
-    FROM json_to_recordset(${JSON.stringify(batch)}::json) AS r(consumer_id text, name text, email text,
-      last4_ssn_hash text, postal_code_hash text, date_of_birth_hash text)
-    ON CONFLICT (tenant_id, consumer_id) DO UPDATE SET
-      name = excluded.name,
-      email = excluded.email,
-      last4_ssn_hash = excluded.last4_ssn_hash,
-      postal_code_hash = excluded.postal_code_hash,
-      date_of_birth_hash = excluded.date_of_birth_hash
-    -- xmax is 0 on a freshly inserted row and set on a row the conflict updated.
-    RETURNING (xmax = 0) AS inserted`,
-  );
-  const created = rows.filter((row) => row.inserted).length;
-  return { created, updated: rows.length - created };
-}
-
-/**
  * Streams the file, validating every row and writing in batches inside one transaction. Any
  * problem rolls everything back and is thrown as one InvalidImportFile refusal.
  */
@@ -163,10 +118,10 @@ export async function importConsumers(
   return db.transaction(async (tx) => {
     const result: ConsumerImportResult = { rows: 0, created: 0, updated: 0 };
     const firstLineOf = new Map<string, number>();
-    let batch: ConsumerRow[] = [];
+    let batch: ImportedConsumer[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
-      const counts = await upsertBatch(tx, input.tenantId, now, batch);
+      const counts = await upsertConsumers(tx, input.tenantId, now, batch);
       result.created += counts.created;
       result.updated += counts.updated;
       batch = [];
@@ -174,7 +129,7 @@ export async function importConsumers(
 
     for await (const row of readCsvRows(input.file, consumerColumns, problems)) {
       result.rows += 1;
-      const consumer = toConsumerRow(row, context, problems);
+      const consumer = toImportedConsumer(row, context, problems);
       const id = row.values.consumerId;
       const firstLine = firstLineOf.get(id);
       if (firstLine !== undefined) {

@@ -1,9 +1,14 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { desc, gt, isNull, or } from 'drizzle-orm';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { type Config, ConfigError } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { signingKeys } from '../db/schema.ts';
+import {
+  allSigningKeys,
+  insertSigningKey,
+  type NewSigningKey,
+  replaceSigningKeys,
+  signingKeysInUse,
+} from '../stores/signing-keys.ts';
 
 export interface SigningKey {
   kid: string;
@@ -54,14 +59,9 @@ export function generateSigningKeyPem(): string {
   return privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 }
 
-async function insertKey(db: Database, pem: string, now: Date): Promise<void> {
-  const { publicKey } = fromPem(pem);
-  const publicJwk = publicJwkOf(publicKey);
-  const kid = await calculateJwkThumbprint(publicJwk);
-  await db
-    .insert(signingKeys)
-    .values({ kid, publicJwk, privatePkcs8: pem, createdAt: now })
-    .onConflictDoNothing({ target: signingKeys.kid });
+async function keyRowOf(pem: string, now: Date): Promise<NewSigningKey> {
+  const publicJwk = publicJwkOf(fromPem(pem).publicKey);
+  return { kid: await calculateJwkThumbprint(publicJwk), publicJwk, privatePkcs8: pem, createdAt: now };
 }
 
 /**
@@ -74,7 +74,7 @@ export async function loadSigningKeys(
   config: Pick<Config, 'authSigningKey' | 'databaseUrl' | 'accessTokenMinutes' | 'clock'>,
 ): Promise<SigningKeys> {
   if (config.authSigningKey !== undefined) {
-    await insertKey(db, config.authSigningKey, config.clock.now());
+    await insertSigningKey(db, await keyRowOf(config.authSigningKey, config.clock.now()));
   }
   const byKid = new Map<string, SigningKey>();
   let newest: SigningKey | undefined;
@@ -84,7 +84,7 @@ export async function loadSigningKeys(
 
   const reload = async () => {
     loadedAt = config.clock.now().getTime();
-    const rows = await db.select().from(signingKeys).orderBy(desc(signingKeys.createdAt));
+    const rows = await allSigningKeys(db);
     newest = undefined;
     for (const row of rows) {
       const key = { kid: row.kid, ...fromPem(row.privatePkcs8) };
@@ -98,7 +98,7 @@ export async function loadSigningKeys(
     if (config.databaseUrl !== undefined) {
       throw new ConfigError('AUTH_SIGNING_KEY', 'is required on the first start with DATABASE_URL');
     }
-    await insertKey(db, generateSigningKeyPem(), config.clock.now());
+    await insertSigningKey(db, await keyRowOf(generateSigningKeyPem(), config.clock.now()));
     await reload();
   }
   const active = newest;
@@ -126,11 +126,7 @@ export async function loadSigningKeys(
       // A retired key may still sign until every instance has reloaded, then its tokens live on.
       const usableFor = config.accessTokenMinutes * 60_000 + signingKeyReloadMs;
       const oldestUsable = new Date(config.clock.now().getTime() - usableFor);
-      const rows = await db
-        .select()
-        .from(signingKeys)
-        .where(or(isNull(signingKeys.retiredAt), gt(signingKeys.retiredAt, oldestUsable)))
-        .orderBy(desc(signingKeys.createdAt));
+      const rows = await signingKeysInUse(db, oldestUsable);
       return {
         keys: rows.map((row) => ({ ...row.publicJwk, kid: row.kid, alg: 'EdDSA', use: 'sig' })),
       };
@@ -149,14 +145,6 @@ export async function rotateSigningKey(
   now: Date,
   pem: string = generateSigningKeyPem(),
 ): Promise<{ kid: string; retired: string[] }> {
-  const kid = await calculateJwkThumbprint(publicJwkOf(fromPem(pem).publicKey));
-  return db.transaction(async (tx) => {
-    const retired = await tx
-      .update(signingKeys)
-      .set({ retiredAt: now })
-      .where(isNull(signingKeys.retiredAt))
-      .returning({ kid: signingKeys.kid });
-    await insertKey(tx, pem, now);
-    return { kid, retired: retired.map((row) => row.kid) };
-  });
+  const key = await keyRowOf(pem, now);
+  return { kid: key.kid, retired: await replaceSigningKeys(db, key) };
 }

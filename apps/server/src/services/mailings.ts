@@ -16,13 +16,12 @@ import {
   verificationFieldsFor,
 } from '@entry/domain';
 import { stringify } from 'csv-stringify/sync';
-import { and, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { consumers, identityTokens } from '../db/schema.ts';
-import { executeRows } from '../db/sql.ts';
 import { refuse } from '../refusals.ts';
+import { consumersOnFile } from '../stores/consumers.ts';
 import { generateShortId } from '../stores/identity-token-ids.ts';
+import { insertMailingTokens, mailingOfOtherTenant, revokeMailingTokens } from '../stores/identity-tokens.ts';
 import {
   type ColumnSpec,
   type CsvRow,
@@ -185,47 +184,6 @@ export function letterLink(
   return link;
 }
 
-interface ConsumerOnFile {
-  id: number;
-  last4Ssn: boolean;
-  postalCode: boolean;
-  dateOfBirth: boolean;
-}
-
-async function consumersOnFile(
-  db: Database,
-  tenantId: number,
-  ids: string[],
-): Promise<Map<string, ConsumerOnFile>> {
-  const rows = await db
-    .select({
-      id: consumers.id,
-      consumerId: consumers.consumerId,
-      last4SsnHash: consumers.last4SsnHash,
-      postalCodeHash: consumers.postalCodeHash,
-      dateOfBirthHash: consumers.dateOfBirthHash,
-    })
-    .from(consumers)
-    .where(
-      and(
-        eq(consumers.tenantId, tenantId),
-        // One JSON parameter rather than a thousand bind parameters (see insertTokens).
-        sql`${consumers.consumerId} IN (SELECT json_array_elements_text(${JSON.stringify(ids)}::json))`,
-      ),
-    );
-  return new Map(
-    rows.map((row) => [
-      row.consumerId,
-      {
-        id: row.id,
-        last4Ssn: row.last4SsnHash !== null,
-        postalCode: row.postalCodeHash !== null,
-        dateOfBirth: row.dateOfBirthHash !== null,
-      },
-    ]),
-  );
-}
-
 /** A token about to be issued, with the row it answers. */
 interface TokenIssue {
   request: LinkRequest;
@@ -235,10 +193,9 @@ interface TokenIssue {
 }
 
 /**
- * Inserts the tokens in one statement per batch, the batch as one JSON parameter that PostgreSQL
- * unpacks (json_to_recordset). A short id that happens to be taken already (50 random bits, so
- * almost never) is drawn again, with a new guid, for just that token; each issue ends up holding
- * what was stored.
+ * Inserts the tokens, a batch a statement. A short id that happens to be taken already (50 random
+ * bits, so almost never) is drawn again, with a new guid, for just that token; each issue ends up
+ * holding what was stored.
  */
 async function insertTokens(
   db: Database,
@@ -247,27 +204,18 @@ async function insertTokens(
 ): Promise<void> {
   let pending = issues;
   while (pending.length > 0) {
-    const batch = pending.map((issue) => ({
-      guid: issue.guid,
-      short_id: issue.shortId,
-      consumer_id: issue.consumerKey,
-      sign_in_type: issue.request.signInType,
-      data: issue.request.data,
-      expires_at: issue.request.expiresAt.toISOString(),
-    }));
-    const inserted = await executeRows<{ guid: string }>(
+    const done = await insertMailingTokens(
       db,
-      sql`
-        INSERT INTO identity_tokens
-          (guid, short_id, consumer_id, tenant_id, source, sign_in_type, data, created_at, expires_at, mailing_id)
-        SELECT r.guid, r.short_id, r.consumer_id, ${common.tenantId}, 'mailing', r.sign_in_type, r.data,
-          ${common.now.toISOString()}::timestamptz, r.expires_at, ${common.mailing}
-        FROM json_to_recordset(${JSON.stringify(batch)}::json) AS r(guid uuid, short_id text, consumer_id bigint,
-          sign_in_type text, data jsonb, expires_at timestamptz)
-        ON CONFLICT DO NOTHING
-        RETURNING guid`,
+      pending.map((issue) => ({
+        guid: issue.guid,
+        shortId: issue.shortId,
+        consumerId: issue.consumerKey,
+        signInType: issue.request.signInType,
+        data: issue.request.data,
+        expiresAt: issue.request.expiresAt,
+      })),
+      common,
     );
-    const done = new Set(inserted.map((row) => row.guid));
     pending = pending.filter((issue) => !done.has(issue.guid));
     for (const issue of pending) {
       issue.guid = randomUUID();
@@ -376,11 +324,9 @@ export async function issueLinks(db: Database, input: IssueLinksInput): Promise<
   try {
     await write(output, stringify([[...linkOutputColumns]]));
     await db.transaction(async (tx) => {
-      const [foreign] = await tx
-        .select({ count: count() })
-        .from(identityTokens)
-        .where(and(eq(identityTokens.mailingId, mailing), ne(identityTokens.tenantId, tenant.customerId)));
-      if ((foreign?.count ?? 0) > 0) throw refuse('mailingOfOtherTenant', mailing);
+      if (await mailingOfOtherTenant(tx, mailing, tenant.customerId)) {
+        throw refuse('mailingOfOtherTenant', mailing);
+      }
 
       let batch: LinkRequest[] = [];
       for await (const row of readCsvRows(input.file, linkColumns, problems)) {
@@ -414,16 +360,7 @@ export async function revokeMailing(
   mailing: string,
 ): Promise<{ revoked: number; tenantId: number | null }> {
   assertMailingName(mailing);
-  const [existing] = await db
-    .select({ tenantId: identityTokens.tenantId })
-    .from(identityTokens)
-    .where(eq(identityTokens.mailingId, mailing))
-    .limit(1);
-  if (existing === undefined) throw refuse('mailingNotFound', mailing);
-  const revoked = await db
-    .update(identityTokens)
-    .set({ revokedAt: clock.now() })
-    .where(and(eq(identityTokens.mailingId, mailing), isNull(identityTokens.revokedAt)))
-    .returning({ guid: identityTokens.guid });
-  return { revoked: revoked.length, tenantId: existing.tenantId };
+  const revoked = await revokeMailingTokens(db, mailing, clock.now());
+  if (revoked === undefined) throw refuse('mailingNotFound', mailing);
+  return revoked;
 }

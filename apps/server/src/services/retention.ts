@@ -1,10 +1,9 @@
-import { sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { executeRows } from '../db/sql.ts';
 import { runPeriodically } from '../periodic.ts';
 import { deleteLinkOpeningMarksBefore } from '../stores/audit-log.ts';
 import { deleteOutboxMailSentBefore } from '../stores/mail-outbox.ts';
+import { deleteSessionsEndedBefore } from '../stores/sessions.ts';
 
 /**
  * How long an ended session and a sent mail are kept (decision record 006). The audit
@@ -29,26 +28,6 @@ export interface Pruned {
   linkOpenings: number;
 }
 
-/**
- * Sessions that ended before the cutoff: revoked, or with no refresh token that outlives it (a
- * session is only renewed through one). Its refresh tokens and codes go in the same statement: none
- * can be written for an ended session, which no refresh or code step accepts.
- * `SKIP LOCKED`: instances pruning at the same time each take other rows, and a session a sign-in
- * is writing is left for the next run.
- */
-const deleteEndedSessions = (cutoff: Date, limit: number) => sql`
-  WITH ended AS (
-    SELECT s.id FROM sessions s
-    WHERE s.created_at < ${cutoff}
-      AND (s.revoked_at < ${cutoff}
-        OR NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.session_id = s.id AND t.expires_at >= ${cutoff}))
-    LIMIT ${limit}
-    FOR UPDATE OF s SKIP LOCKED
-  ),
-  tokens AS (DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM ended)),
-  codes AS (DELETE FROM mfa_codes WHERE session_id IN (SELECT id FROM ended))
-  DELETE FROM sessions WHERE id IN (SELECT id FROM ended) RETURNING 1 AS deleted`;
-
 /** Runs `deleteBatch` (up to `pruneBatchSize` rows each time) until a batch comes short; answers the total. */
 async function deleteInBatches(deleteBatch: (limit: number) => Promise<number>): Promise<number> {
   let total = 0;
@@ -65,10 +44,7 @@ export async function pruneExpiredRows(db: Database, now: Date): Promise<Pruned>
   // Sent mail's body (a code, a reset link) has no use left; only the current hour's marks decide.
   const marksCutoff = new Date(now.getTime() - linkOpeningMarkMs);
   return {
-    sessions: await deleteInBatches(
-      async (limit) =>
-        (await executeRows<{ deleted: number }>(db, deleteEndedSessions(cutoff, limit))).length,
-    ),
+    sessions: await deleteInBatches((limit) => deleteSessionsEndedBefore(db, cutoff, limit)),
     sentMail: await deleteInBatches((limit) => deleteOutboxMailSentBefore(db, cutoff, limit)),
     linkOpenings: await deleteInBatches((limit) => deleteLinkOpeningMarksBefore(db, marksCutoff, limit)),
   };

@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { validators } from '@entry/domain';
-import { and, eq, isNull } from 'drizzle-orm';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { passwordResetTokens, type StaffKind, sessions, staffUsers } from '../db/schema.ts';
+import type { StaffKind } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
+import {
+  disableStaffUser as disableUser,
+  enableStaffUser as enableUser,
+  findStaffUser,
+  insertStaffUser,
+  unlockStaffUser as unlockUser,
+} from '../stores/staff-users.ts';
 import { hashPassword } from './passwords.ts';
 import { hashToken, randomToken } from './sessions.ts';
 import { normaliseUsername, resetPasswordUrl } from './staff-auth.ts';
@@ -71,34 +77,22 @@ export async function createStaffUser(
   const now = clock.now();
   const expiresAt = new Date(now.getTime() + initialPasswordLinkHours * 3_600_000);
 
-  const id = await db.transaction(async (tx) => {
-    const [existing] = await tx
-      .select({ id: staffUsers.id })
-      .from(staffUsers)
-      .where(and(eq(staffUsers.kind, input.kind), eq(staffUsers.username, username)));
-    if (existing !== undefined) {
-      throw refuse('duplicateStaffUser', { kind: input.kind, username });
-    }
-    const [row] = await tx
-      .insert(staffUsers)
-      .values({
-        kind: input.kind,
-        tenantId,
-        username,
-        email,
-        displayName,
-        roleId: staffRoleIds[input.kind],
-        passwordHash: unusablePasswordHash,
-        passwordChangedAt: now,
-        createdAt: now,
-      })
-      .returning({ id: staffUsers.id });
-    if (row === undefined) throw new Error('staff user insert returned no row');
-    await tx
-      .insert(passwordResetTokens)
-      .values({ hash: hashToken(resetToken), userId: row.id, createdAt: now, expiresAt });
-    return row.id;
-  });
+  const id = await insertStaffUser(
+    db,
+    {
+      kind: input.kind,
+      tenantId,
+      username,
+      email,
+      displayName,
+      roleId: staffRoleIds[input.kind],
+      passwordHash: unusablePasswordHash,
+      passwordChangedAt: now,
+      createdAt: now,
+    },
+    { hash: hashToken(resetToken), createdAt: now, expiresAt },
+  );
+  if (id === undefined) throw refuse('duplicateStaffUser', { kind: input.kind, username });
   return {
     id,
     kind: input.kind,
@@ -109,14 +103,11 @@ export async function createStaffUser(
   };
 }
 
-async function findStaffUser(db: Database, kind: StaffKind, username: string): Promise<{ id: number }> {
+async function existingUserId(db: Database, kind: StaffKind, username: string): Promise<number> {
   const normalised = normaliseUsername(username);
-  const [row] = await db
-    .select({ id: staffUsers.id })
-    .from(staffUsers)
-    .where(and(eq(staffUsers.kind, kind), eq(staffUsers.username, normalised)));
-  if (row === undefined) throw refuse('staffUserNotFound', { kind, username: normalised });
-  return row;
+  const user = await findStaffUser(db, kind, normalised);
+  if (user === undefined) throw refuse('staffUserNotFound', { kind, username: normalised });
+  return user.id;
 }
 
 /** Disables the account and ends its open sessions; returns the user's id and the sessions it ended. */
@@ -126,30 +117,19 @@ export async function disableStaffUser(
   kind: StaffKind,
   username: string,
 ): Promise<{ id: number; endedSessionIds: string[] }> {
-  const { id } = await findStaffUser(db, kind, username);
-  const ended = await db.transaction(async (tx) => {
-    await tx.update(staffUsers).set({ disabled: true }).where(eq(staffUsers.id, id));
-    return tx
-      .update(sessions)
-      .set({ revokedAt: clock.now(), revokedReason: 'user-disabled' })
-      .where(and(eq(sessions.staffUserId, id), isNull(sessions.revokedAt)))
-      .returning({ id: sessions.id });
-  });
-  return { id, endedSessionIds: ended.map((session) => session.id) };
+  const id = await existingUserId(db, kind, username);
+  return { id, endedSessionIds: await disableUser(db, id, clock.now()) };
 }
 
 export async function enableStaffUser(db: Database, kind: StaffKind, username: string): Promise<number> {
-  const { id } = await findStaffUser(db, kind, username);
-  await db.update(staffUsers).set({ disabled: false }).where(eq(staffUsers.id, id));
+  const id = await existingUserId(db, kind, username);
+  await enableUser(db, id);
   return id;
 }
 
 /** Lifts a lock after failed sign-ins and forgets the failures, as if the account had never failed. */
 export async function unlockStaffUser(db: Database, kind: StaffKind, username: string): Promise<number> {
-  const { id } = await findStaffUser(db, kind, username);
-  await db
-    .update(staffUsers)
-    .set({ failedCount: 0, lockedUntil: null, lockLevel: 0, lastFailureAt: null })
-    .where(eq(staffUsers.id, id));
+  const id = await existingUserId(db, kind, username);
+  await unlockUser(db, id);
   return id;
 }

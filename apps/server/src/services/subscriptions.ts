@@ -1,8 +1,11 @@
 import type { EmailSubscription } from '@entry/domain';
-import { and, eq } from 'drizzle-orm';
 import { type Config, publicOrigin } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { emailSubscriptions, tenants } from '../db/schema.ts';
+import {
+  findOrCreateSubscriptionRow,
+  type SubscriptionRow,
+  setUnsubscribed,
+} from '../stores/email-subscriptions.ts';
 import type { UnsubscribeLinks } from './mail.ts';
 import {
   createSubscriptionToken,
@@ -15,8 +18,6 @@ import {
  * set when the record is created and whenever `unsubscribed` changes (DESIGN.md section 5).
  */
 
-type SubscriptionRow = typeof emailSubscriptions.$inferSelect;
-
 export function toWireSubscription(row: SubscriptionRow): EmailSubscription {
   return {
     emailAddress: row.emailAddress,
@@ -25,71 +26,28 @@ export function toWireSubscription(row: SubscriptionRow): EmailSubscription {
   };
 }
 
-async function tenantExists(db: Pick<Database, 'select'>, tenantId: number): Promise<boolean> {
-  const [row] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId));
-  return row !== undefined;
-}
-
-const subjectCondition = (subject: SubscriptionSubject) =>
-  and(
-    eq(emailSubscriptions.tenantId, subject.customerId),
-    eq(emailSubscriptions.emailAddress, normaliseEmailAddress(subject.emailAddress)),
-  );
+const keyOf = (subject: SubscriptionSubject) => ({
+  tenantId: subject.customerId,
+  emailAddress: normaliseEmailAddress(subject.emailAddress),
+});
 
 /** The record of a tenant's address, created subscribed on first use; null for an unknown tenant. */
-export async function findOrCreateSubscription(
+export function findOrCreateSubscription(
   db: Database,
   subject: SubscriptionSubject,
   now: Date,
 ): Promise<SubscriptionRow | null> {
-  if (!(await tenantExists(db, subject.customerId))) return null;
-  await db
-    .insert(emailSubscriptions)
-    .values({
-      tenantId: subject.customerId,
-      emailAddress: normaliseEmailAddress(subject.emailAddress),
-      unsubscribed: false,
-      changedAt: now,
-    })
-    .onConflictDoNothing();
-  const [row] = await db.select().from(emailSubscriptions).where(subjectCondition(subject));
-  return row ?? null;
+  return findOrCreateSubscriptionRow(db, keyOf(subject), now);
 }
 
 /** Sets `unsubscribed`; null for an unknown tenant. `changed` says whether the value moved. */
-export async function setSubscription(
+export function setSubscription(
   db: Database,
   subject: SubscriptionSubject,
   unsubscribed: boolean,
   now: Date,
 ): Promise<{ row: SubscriptionRow; changed: boolean } | null> {
-  return db.transaction(async (tx) => {
-    if (!(await tenantExists(tx, subject.customerId))) return null;
-    const [created] = await tx
-      .insert(emailSubscriptions)
-      .values({
-        tenantId: subject.customerId,
-        emailAddress: normaliseEmailAddress(subject.emailAddress),
-        unsubscribed,
-        changedAt: now,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (created !== undefined) return { row: created, changed: true };
-    const [current] = await tx
-      .select()
-      .from(emailSubscriptions)
-      .where(subjectCondition(subject))
-      .for('update');
-    if (current === undefined) return null;
-    if (current.unsubscribed === unsubscribed) return { row: current, changed: false };
-    const [updated] = await tx
-      .update(emailSubscriptions)
-      .set({ unsubscribed, changedAt: now })
-      .where(eq(emailSubscriptions.id, current.id))
-      .returning();
-    return updated === undefined ? null : { row: updated, changed: true };
-  });
+  return setUnsubscribed(db, keyOf(subject), unsubscribed, now);
 }
 
 export interface SubscriptionLinks {

@@ -1,9 +1,9 @@
 import { validateSubdomainField } from '@entry/domain';
-import { asc, eq, sql } from 'drizzle-orm';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { type TenantSettings, tenants } from '../db/schema.ts';
+import type { TenantSettings } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
+import { allTenants, findTenantBySubdomain, insertTenant, type TenantRow } from '../stores/tenants.ts';
 
 /** Host names the product itself uses on the public domain (DESIGN.md section 5). */
 export const reservedSubdomains = ['apps', 'api', 'www'] as const;
@@ -60,7 +60,7 @@ function assertValidNewTenant(input: NewTenant, config: Config): void {
   }
 }
 
-function toTenant(row: typeof tenants.$inferSelect): Tenant {
+function toTenant(row: TenantRow): Tenant {
   return {
     customerId: row.id,
     subdomain: row.subdomain,
@@ -77,52 +77,35 @@ export async function createTenant(
   input: NewTenant,
 ): Promise<Tenant> {
   assertValidNewTenant(input, config);
-  return db.transaction(async (tx) => {
-    const [bySubdomain] = await tx
-      .select({ id: tenants.id })
-      .from(tenants)
-      .where(eq(tenants.subdomain, input.subdomain));
-    if (bySubdomain !== undefined) {
-      throw refuse('duplicateSubdomain', input.subdomain);
-    }
-    let customerId = input.customerId;
-    if (customerId === undefined) {
-      const [row] = await tx
-        .select({ next: sql<number>`coalesce(max(${tenants.id}), ${firstCustomerId - 1}) + 1` })
-        .from(tenants);
-      customerId = Number(row?.next ?? firstCustomerId);
-    } else {
-      const [byId] = await tx.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, customerId));
-      if (byId !== undefined) {
-        throw refuse('duplicateCustomerId', customerId);
-      }
-    }
-    const [row] = await tx
-      .insert(tenants)
-      .values({
-        id: customerId,
-        subdomain: input.subdomain,
-        name: input.name.trim(),
-        settings: {
-          mfaRequired: input.mfaRequired ?? true,
-          maxPasswordAgeDays: input.maxPasswordAgeDays ?? null,
-        },
-        createdAt: clock.now(),
-      })
-      .returning();
-    if (row === undefined) throw new Error('tenant insert returned no row');
-    return toTenant(row);
-  });
+  const inserted = await insertTenant(
+    db,
+    {
+      id: input.customerId,
+      subdomain: input.subdomain,
+      name: input.name.trim(),
+      settings: {
+        mfaRequired: input.mfaRequired ?? true,
+        maxPasswordAgeDays: input.maxPasswordAgeDays ?? null,
+      },
+      createdAt: clock.now(),
+    },
+    firstCustomerId,
+  );
+  if ('taken' in inserted) {
+    throw inserted.taken === 'id'
+      ? refuse('duplicateCustomerId', inserted.id)
+      : refuse('duplicateSubdomain', input.subdomain);
+  }
+  return toTenant(inserted);
 }
 
 export async function listTenants(db: Database): Promise<Tenant[]> {
-  const rows = await db.select().from(tenants).orderBy(asc(tenants.id));
-  return rows.map(toTenant);
+  return (await allTenants(db)).map(toTenant);
 }
 
 /** The tenant of a subdomain; 404 ItemNotFound when there is none. */
 export async function tenantBySubdomain(db: Database, subdomain: string): Promise<Tenant> {
-  const [row] = await db.select().from(tenants).where(eq(tenants.subdomain, subdomain));
+  const row = await findTenantBySubdomain(db, subdomain);
   if (row === undefined) throw refuse('tenantNotFound', subdomain);
   return toTenant(row);
 }

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { codeMailBudgets } from '../db/schema.ts';
 import { executePart, fixedText, type StatementPart, sqlPart } from '../db/sql.ts';

@@ -1,9 +1,11 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { SignInType } from '@entry/domain';
+import { and, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { consumers, identityTokens, tenants } from '../db/schema.ts';
+import { executeRows } from '../db/sql.ts';
 import { isGuid, normaliseShortId } from './identity-token-ids.ts';
-import { readCacheFor } from './read-cache.ts';
+import { forgetIdentityTokens, readCacheFor } from './read-cache.ts';
 
 /** An identity token with what the calls around it need from its consumer and tenant. */
 export interface IdentityTokenRecord {
@@ -95,4 +97,84 @@ export function findIdentityTokenCached(
       : `short:${shortId}`;
   if (key === null) return Promise.resolve(null);
   return readCacheFor(db, clock).identityTokens.get(key, () => findIdentityToken(db, tokenParam));
+}
+
+/** A token of a mailing about to be issued. */
+export interface NewMailingToken {
+  guid: string;
+  shortId: string | null;
+  consumerId: number;
+  signInType: SignInType;
+  data: unknown;
+  expiresAt: Date;
+}
+
+/**
+ * Inserts a mailing's tokens in one statement, the batch as one JSON parameter that PostgreSQL
+ * unpacks (json_to_recordset) rather than thousands of bind parameters. A token whose guid or short
+ * id is taken already is left out: answers the guids that went in.
+ */
+export async function insertMailingTokens(
+  db: Database,
+  tokens: readonly NewMailingToken[],
+  common: { tenantId: number; mailing: string; now: Date },
+): Promise<Set<string>> {
+  const batch = tokens.map((token) => ({
+    guid: token.guid,
+    short_id: token.shortId,
+    consumer_id: token.consumerId,
+    sign_in_type: token.signInType,
+    data: token.data,
+    expires_at: token.expiresAt.toISOString(),
+  }));
+  const inserted = await executeRows<{ guid: string }>(
+    db,
+    sql`
+      INSERT INTO identity_tokens
+        (guid, short_id, consumer_id, tenant_id, source, sign_in_type, data, created_at, expires_at, mailing_id)
+      SELECT r.guid, r.short_id, r.consumer_id, ${common.tenantId}, 'mailing', r.sign_in_type, r.data,
+        ${common.now.toISOString()}::timestamptz, r.expires_at, ${common.mailing}
+      FROM json_to_recordset(${JSON.stringify(batch)}::json) AS r(guid uuid, short_id text, consumer_id bigint,
+        sign_in_type text, data jsonb, expires_at timestamptz)
+      ON CONFLICT DO NOTHING
+      RETURNING guid`,
+  );
+  return new Set(inserted.map((row) => row.guid));
+}
+
+/** Whether a mailing of that name has tokens of another tenant. */
+export async function mailingOfOtherTenant(
+  db: Database,
+  mailing: string,
+  tenantId: number,
+): Promise<boolean> {
+  const [foreign] = await db
+    .select({ count: count() })
+    .from(identityTokens)
+    .where(and(eq(identityTokens.mailingId, mailing), ne(identityTokens.tenantId, tenantId)));
+  return (foreign?.count ?? 0) > 0;
+}
+
+/**
+ * Revokes every token of a mailing that is not revoked yet; answers how many and the mailing's
+ * tenant, or undefined when no token has that mailing.
+ */
+export async function revokeMailingTokens(
+  db: Database,
+  mailing: string,
+  now: Date,
+): Promise<{ revoked: number; tenantId: number } | undefined> {
+  const [existing] = await db
+    .select({ tenantId: identityTokens.tenantId })
+    .from(identityTokens)
+    .where(eq(identityTokens.mailingId, mailing))
+    .limit(1);
+  if (existing === undefined) return undefined;
+  const revoked = await db
+    .update(identityTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(identityTokens.mailingId, mailing), isNull(identityTokens.revokedAt)))
+    .returning({ guid: identityTokens.guid });
+  forgetIdentityTokens(db);
+  return { revoked: revoked.length, tenantId: existing.tenantId };
 }

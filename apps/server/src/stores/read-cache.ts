@@ -1,7 +1,7 @@
-import type { AccessResult } from '@entry/domain';
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { IdentityTokenRecord } from './identity-tokens.ts';
+import type { AccessTenant } from './tenants.ts';
 
 /**
  * The in-process cache of the two public reads a mailing day hammers: the access lookup and the
@@ -62,8 +62,8 @@ export class TtlCache<V> {
 }
 
 export interface ReadCache {
-  /** Access results by `subdomain:<name>` or `customer:<id>`. Tenants are never changed in place. */
-  access: TtlCache<AccessResult>;
+  /** The access lookup's tenants by `subdomain:<name>` or `customer:<id>`. Tenants are never changed in place. */
+  access: TtlCache<AccessTenant>;
   /** Identity-token records by the normalised guid or short id they were read with. */
   identityTokens: TtlCache<IdentityTokenRecord>;
 }

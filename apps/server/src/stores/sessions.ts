@@ -1,5 +1,5 @@
 import type { AccessType } from '@entry/domain';
-import { and, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { rowsInsert } from '../db/rows-insert.ts';
 import { refreshTokens, type Scope, sessions } from '../db/schema.ts';
@@ -8,7 +8,6 @@ import {
   fixedText,
   rowPerCallBatchedByTurn,
   type StatementPart,
-  sqlOf,
   sqlPart,
   withWrites,
   writesTogether,
@@ -87,15 +86,6 @@ export function endingCause(at: {
     )
   END`;
 }
-
-/** `endingCause` at the instants of a statement's row `i` (its columns now, started_after, pending_started_after). */
-export const endingCauseAtInstantsRow: SQL = sqlOf(
-  endingCause({
-    now: fixedText('i.now'),
-    startedAfter: fixedText('i.started_after'),
-    pendingStartedAfter: fixedText('i.pending_started_after'),
-  }),
-);
 
 const instant = (at: Date) => sqlPart`${at.toISOString()}::timestamptz`;
 
@@ -405,4 +395,98 @@ export async function endEarlierPendingSessions(
 ): Promise<string[]> {
   const ended = await executePart<{ id: string }>(db, earlierPendingSessionsEnd(consumerId, keep, now));
   return ended.map((session) => session.id);
+}
+
+/** Which sessions to judge: these and the ones they launched, or those opened with a mailing's links. */
+export type EndingCandidates = { sessionIds: string[] } | { mailing: string };
+
+/** A session whose grounds had gone, as `endSessionsWithoutGrounds` ended it. */
+export interface EndedSession {
+  id: string;
+  scope: Scope;
+  tenantId: number | null;
+  staffUserId: number | null;
+  consumerId: number | null;
+  /** What `endingCause` found. */
+  cause: string;
+  launchedBySessionId: string | null;
+}
+
+interface EndedSessionRow {
+  id: string;
+  scope: Scope;
+  tenant_id: number | null;
+  staff_user_id: string | null;
+  consumer_id: string | null;
+  cause: string;
+  launched_by_session_id: string | null;
+}
+
+/**
+ * Marks the candidates whose grounds have gone (`endingCause`) as revoked, with the cause: of
+ * callers racing on a session, only the update that finds it unrevoked returns it. A mailing's
+ * sessions are looked for among those young enough to be live.
+ */
+export async function endSessionsWithoutGrounds(
+  db: Database,
+  candidates: EndingCandidates,
+  grounds: GroundsAt,
+): Promise<EndedSession[]> {
+  const ids = (column: string) =>
+    'sessionIds' in candidates
+      ? sqlPart`${fixedText(column)} = ANY(string_to_array(${candidates.sessionIds.join(',')}::text, ',')::uuid[])`
+      : fixedText('false');
+  const among =
+    'sessionIds' in candidates
+      ? sqlPart`(${ids('s.id')} OR ${ids('s.launched_by_session_id')})`
+      : sqlPart`s.created_at > ${instant(grounds.startedAfter)} AND s.identity_token_guid IN (
+          SELECT guid FROM identity_tokens WHERE mailing_id = ${candidates.mailing}::text)`;
+  const rows = await executePart<EndedSessionRow>(
+    db,
+    sqlPart`WITH judged AS (
+        SELECT s.id, ${endingCauseAt(grounds)} AS cause
+        FROM sessions s WHERE s.revoked_at IS NULL AND ${among}
+      )
+      UPDATE sessions SET revoked_at = ${instant(grounds.now)}, revoked_reason = judged.cause
+      FROM judged
+      WHERE sessions.id = judged.id AND judged.cause IS NOT NULL AND sessions.revoked_at IS NULL
+      RETURNING sessions.id::text AS id, sessions.scope, sessions.tenant_id,
+        sessions.staff_user_id::text AS staff_user_id, sessions.consumer_id::text AS consumer_id,
+        judged.cause, sessions.launched_by_session_id::text AS launched_by_session_id`,
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    scope: row.scope,
+    tenantId: row.tenant_id,
+    staffUserId: idOf(row.staff_user_id),
+    consumerId: idOf(row.consumer_id),
+    cause: row.cause,
+    launchedBySessionId: row.launched_by_session_id,
+  }));
+}
+
+/**
+ * Deletes sessions that ended before the cutoff, `limit` at most; answers how many: revoked, or with no refresh token that outlives it (a
+ * session is only renewed through one). Its refresh tokens and codes go in the same statement: none
+ * can be written for an ended session, which no refresh or code step accepts.
+ * `SKIP LOCKED`: instances pruning at the same time each take other rows, and a session a sign-in
+ * is writing is left for the next run.
+ */
+export async function deleteSessionsEndedBefore(db: Database, cutoff: Date, limit: number): Promise<number> {
+  const deleted = await executePart<{ deleted: number }>(
+    db,
+    sqlPart`
+  WITH ended AS (
+    SELECT s.id FROM sessions s
+    WHERE s.created_at < ${cutoff.toISOString()}::timestamptz
+      AND (s.revoked_at < ${cutoff.toISOString()}::timestamptz
+        OR NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.session_id = s.id AND t.expires_at >= ${cutoff.toISOString()}::timestamptz))
+    LIMIT ${limit}::integer
+    FOR UPDATE OF s SKIP LOCKED
+  ),
+  tokens AS (DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM ended)),
+  codes AS (DELETE FROM mfa_codes WHERE session_id IN (SELECT id FROM ended))
+  DELETE FROM sessions WHERE id IN (SELECT id FROM ended) RETURNING 1 AS deleted`,
+  );
+  return deleted.length;
 }

@@ -1,0 +1,323 @@
+import { type LockPolicy, type LockState, lockedAfter, lockStateOf, quietResetMs } from '@entry/domain';
+import { and, eq, gt, isNull, lt, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { type Database, oncePerHandle } from '../db/index.ts';
+import { passwordResetTokens, type StaffKind, sessions, staffUsers } from '../db/schema.ts';
+import {
+  isSerializationFailure,
+  type StatementPart,
+  sqlOf,
+  sqlPart,
+  unchangedWritesBatchedByTurn,
+} from '../db/sql.ts';
+
+/** Staff users and their reset links: every statement on `staff_users` and `password_reset_tokens`. */
+
+export type StaffUser = typeof staffUsers.$inferSelect;
+
+export type NewStaffUserRow = Pick<
+  typeof staffUsers.$inferInsert,
+  | 'kind'
+  | 'tenantId'
+  | 'username'
+  | 'email'
+  | 'displayName'
+  | 'roleId'
+  | 'passwordHash'
+  | 'passwordChangedAt'
+  | 'createdAt'
+>;
+
+/** A reset link as stored: only its hash. */
+export interface StoredResetToken {
+  hash: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** The user as stored, by kind and (normalised) username: prepared once per connection on PostgreSQL. */
+const userQueryFor = oncePerHandle((db) =>
+  db
+    .select()
+    .from(staffUsers)
+    .where(
+      and(eq(staffUsers.kind, sql.placeholder('kind')), eq(staffUsers.username, sql.placeholder('username'))),
+    )
+    .prepare('entry_staff_user'),
+);
+
+export async function findStaffUser(
+  db: Database,
+  kind: StaffKind,
+  username: string,
+): Promise<StaffUser | undefined> {
+  const [user] = await userQueryFor(db).execute({ kind, username });
+  return user;
+}
+
+const notLockedAt = (now: Date) => or(isNull(staffUsers.lockedUntil), lte(staffUsers.lockedUntil, now));
+
+/**
+ * Pays for one password attempt before the password is looked at: counts it in the user's
+ * failures while the account is enabled, unlocked and its budget not spent, in one conditional
+ * update that also reads the user. After a quiet period the counts start over first, and the
+ * settled row no longer shows a last failure, so attempts reserved alongside count on from it.
+ */
+export async function reserveAttempt(
+  db: Database,
+  user: { kind: StaffKind; username: string },
+  policy: LockPolicy,
+  now: Date,
+): Promise<StaffUser | undefined> {
+  const quietSince = new Date(now.getTime() - quietResetMs).toISOString();
+  const quiet = sql`(${staffUsers.lastFailureAt} IS NOT NULL AND ${staffUsers.lastFailureAt} <= ${quietSince}::timestamptz)`;
+  const [reserved] = await db
+    .update(staffUsers)
+    .set({
+      failedCount: sql`CASE WHEN ${quiet} THEN 1 ELSE ${staffUsers.failedCount} + 1 END`,
+      lockLevel: sql`CASE WHEN ${quiet} THEN 0 ELSE ${staffUsers.lockLevel} END`,
+      lastFailureAt: sql`CASE WHEN ${quiet} THEN NULL ELSE ${staffUsers.lastFailureAt} END`,
+    })
+    .where(
+      and(
+        eq(staffUsers.kind, user.kind),
+        eq(staffUsers.username, user.username),
+        eq(staffUsers.disabled, false),
+        notLockedAt(now),
+        or(quiet, lt(staffUsers.failedCount, policy.threshold)),
+      ),
+    )
+    .returning();
+  return reserved;
+}
+
+/** The row a reserved attempt was checked against, while the user is enabled and has that password. */
+const asChecked = (reserved: StaffUser) =>
+  and(
+    eq(staffUsers.id, reserved.id),
+    eq(staffUsers.disabled, false),
+    eq(staffUsers.passwordHash, reserved.passwordHash),
+  );
+
+/**
+ * A wrong password keeps its reserved place in the count; the one that reached the threshold locks
+ * the account, unless a lock was set meanwhile or the password changed (which proves nothing).
+ * Answers until when it locked, or null.
+ */
+export async function recordWrongPassword(
+  db: Database,
+  reserved: StaffUser,
+  policy: LockPolicy,
+  now: Date,
+): Promise<Date | null> {
+  const stillOpen = and(asChecked(reserved), notLockedAt(now));
+  if (reserved.failedCount < policy.threshold) {
+    await db.update(staffUsers).set({ lastFailureAt: now }).where(stillOpen);
+    return null;
+  }
+  const locked = lockedAfter(lockStateOf(reserved), now);
+  await db
+    .update(staffUsers)
+    .set(locked)
+    .where(and(stillOpen, eq(staffUsers.lockLevel, reserved.lockLevel)));
+  return locked.lockedUntil;
+}
+
+/**
+ * A right password ends the run of failures only when no attempt was reserved after it; otherwise
+ * it gives back its own place alone, so attempts still in flight stay paid for. A lock is never
+ * touched: while locked the count stays at nought. Answers the user's row, or nothing when the
+ * user was disabled or the password changed during the check.
+ */
+export async function recordRightPassword(db: Database, reserved: StaffUser): Promise<StaffUser | undefined> {
+  const [user] = await db
+    .update(staffUsers)
+    .set({
+      failedCount: sql`CASE WHEN ${staffUsers.failedCount} = ${reserved.failedCount} THEN 0 ELSE GREATEST(${staffUsers.failedCount} - 1, 0) END`,
+    })
+    .where(asChecked(reserved))
+    .returning();
+  return user;
+}
+
+/**
+ * Each database's writer of right passwords with what they lead to: those of one turn share a
+ * statement when they are of different users (decision record 018).
+ */
+const rightPasswordWritesOf = oncePerHandle((db) => unchangedWritesBatchedByTurn(db, 4));
+
+/**
+ * `recordRightPassword` in one statement with `writes` (the session it opens, its audit row): all
+ * of it commits together, or nothing, answered false, when the user was disabled or the password
+ * changed during the check.
+ */
+export async function recordRightPasswordWith(
+  db: Database,
+  reserved: StaffUser,
+  writes: readonly StatementPart[],
+): Promise<boolean> {
+  try {
+    await rightPasswordWritesOf(db)({
+      expected: sqlPart`SELECT id FROM staff_users
+        WHERE id = ${reserved.id}::bigint AND NOT disabled AND password_hash = ${reserved.passwordHash}::text
+        FOR NO KEY UPDATE`,
+      changes: [
+        sqlPart`UPDATE staff_users SET failed_count = CASE WHEN failed_count = ${reserved.failedCount}::integer
+          THEN 0 ELSE GREATEST(failed_count - 1, 0) END
+        WHERE id = ${reserved.id}::bigint`,
+      ],
+      additions: writes,
+      rows: [`staff-user:${reserved.id}`],
+    });
+    return true;
+  } catch (error) {
+    if (isSerializationFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** An attempt that was paid for but never judged (its client left) gives its place back. */
+export async function giveBackAttempt(db: Database, reserved: StaffUser): Promise<void> {
+  await db
+    .update(staffUsers)
+    .set({ failedCount: sql`GREATEST(${staffUsers.failedCount} - 1, 0)` })
+    .where(eq(staffUsers.id, reserved.id));
+}
+
+/** What a new password ended: the user's unused reset links and their other sessions. */
+export interface PasswordChangeEnded {
+  voidedResetLinks: number;
+  endedSessionIds: string[];
+}
+
+/**
+ * Sets a new password on `user`'s row, with `counts` for its lock columns, and ends what the old
+ * password gave: the user's unused reset links and sessions but `keptSessionId`. With
+ * `whileAsChecked`, only while the row still has the password the check was made against.
+ * `audited` gives the audit rows of what ended; all of it commits together, or nothing when the
+ * row is no longer found (answered undefined).
+ */
+export async function setPassword(
+  db: Database,
+  change: {
+    user: StaffUser;
+    passwordHash: string;
+    now: Date;
+    counts: Partial<LockState>;
+    whileAsChecked: boolean;
+    keptSessionId: string | undefined;
+  },
+  audited: (ended: PasswordChangeEnded) => StatementPart[],
+): Promise<PasswordChangeEnded | undefined> {
+  const { user, now } = change;
+  const found: SQL | undefined = change.whileAsChecked ? asChecked(user) : eq(staffUsers.id, user.id);
+  return db.transaction(async (tx) => {
+    const [changed] = await tx
+      .update(staffUsers)
+      .set({ passwordHash: change.passwordHash, passwordChangedAt: now, ...change.counts })
+      .where(found)
+      .returning({ id: staffUsers.id });
+    if (changed === undefined) return undefined;
+    const voided = await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)))
+      .returning({ hash: passwordResetTokens.hash });
+    const ended = await tx
+      .update(sessions)
+      .set({ revokedAt: now, revokedReason: 'password-changed' })
+      .where(
+        and(
+          eq(sessions.staffUserId, user.id),
+          isNull(sessions.revokedAt),
+          change.keptSessionId === undefined ? undefined : ne(sessions.id, change.keptSessionId),
+        ),
+      )
+      .returning({ id: sessions.id });
+    const outcome = { voidedResetLinks: voided.length, endedSessionIds: ended.map((session) => session.id) };
+    for (const insert of audited(outcome)) await tx.execute(sqlOf(insert));
+    return outcome;
+  });
+}
+
+export async function insertResetToken(db: Database, userId: number, token: StoredResetToken): Promise<void> {
+  await db.insert(passwordResetTokens).values({ ...token, userId });
+}
+
+/** The reset link of `hash` and its user, if the user is of `kind`. */
+export async function findResetToken(
+  db: Database,
+  hash: string,
+  kind: StaffKind,
+): Promise<{ token: typeof passwordResetTokens.$inferSelect; user: StaffUser } | undefined> {
+  const [found] = await db
+    .select({ token: passwordResetTokens, user: staffUsers })
+    .from(passwordResetTokens)
+    .innerJoin(staffUsers, eq(staffUsers.id, passwordResetTokens.userId))
+    .where(and(eq(passwordResetTokens.hash, hash), eq(staffUsers.kind, kind)));
+  return found;
+}
+
+/** Uses a reset link once, even under parallel requests: only one update can claim it. */
+export async function claimResetToken(db: Database, hash: string, now: Date): Promise<boolean> {
+  const [claimed] = await db
+    .update(passwordResetTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(passwordResetTokens.hash, hash),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, now),
+      ),
+    )
+    .returning({ hash: passwordResetTokens.hash });
+  return claimed !== undefined;
+}
+
+/** Adds a user with the reset link of its first password; undefined when the kind already has that username. */
+export async function insertStaffUser(
+  db: Database,
+  row: NewStaffUserRow,
+  firstPasswordLink: StoredResetToken,
+): Promise<number | undefined> {
+  return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ id: staffUsers.id })
+      .from(staffUsers)
+      .where(and(eq(staffUsers.kind, row.kind), eq(staffUsers.username, row.username)));
+    if (existing !== undefined) return undefined;
+    const [inserted] = await tx.insert(staffUsers).values(row).returning({ id: staffUsers.id });
+    if (inserted === undefined) throw new Error('staff user insert returned no row');
+    await tx.insert(passwordResetTokens).values({ ...firstPasswordLink, userId: inserted.id });
+    return inserted.id;
+  });
+}
+
+/** Disables the account and ends its open sessions, together; answers the sessions it ended. */
+export async function disableStaffUser(db: Database, userId: number, now: Date): Promise<string[]> {
+  const ended = await db.transaction(async (tx) => {
+    await tx.update(staffUsers).set({ disabled: true }).where(eq(staffUsers.id, userId));
+    return tx
+      .update(sessions)
+      .set({ revokedAt: now, revokedReason: 'user-disabled' })
+      .where(and(eq(sessions.staffUserId, userId), isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id });
+  });
+  return ended.map((session) => session.id);
+}
+
+export async function enableStaffUser(db: Database, userId: number): Promise<void> {
+  await db.update(staffUsers).set({ disabled: false }).where(eq(staffUsers.id, userId));
+}
+
+/** Lifts a lock after failed sign-ins and forgets the failures, as if the account had never failed. */
+export async function unlockStaffUser(db: Database, userId: number): Promise<void> {
+  await db
+    .update(staffUsers)
+    .set({ failedCount: 0, lockedUntil: null, lockLevel: 0, lastFailureAt: null })
+    .where(eq(staffUsers.id, userId));
+}
+
+export async function findStaffUserById(db: Database, userId: number): Promise<StaffUser | undefined> {
+  const [user] = await db.select().from(staffUsers).where(eq(staffUsers.id, userId));
+  return user;
+}
