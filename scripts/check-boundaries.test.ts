@@ -27,6 +27,17 @@ const fixture: Record<string, string> = {
     '',
   ].join('\n'),
   'apps/server/src/db/index.ts': "import { rows } from '../stores/rows.ts';\nexport const db = rows;\n",
+  'apps/server/src/services/query.ts': [
+    "import type { SQL } from 'drizzle-orm';",
+    "import { eq } from 'drizzle-orm';",
+    "import { type Database, statement } from '../db/index.ts';",
+    "import { type Row } from '../db/schema.ts';",
+    "import type { ReadCache } from '../stores/read-cache.ts';",
+    "export { sql } from 'drizzle-orm';",
+    "export type { Database as Db } from '../db/index.ts';",
+    "import { rows } from '../stores/rows.ts';",
+    '',
+  ].join('\n'),
   'apps/web/package.json': JSON.stringify({ name: '@fixture/web' }),
   'apps/web/tsconfig.json': JSON.stringify({
     compilerOptions: {
@@ -189,6 +200,23 @@ describe('findBoundaryViolations', () => {
         rule: 'layer',
         into: 'apps/server/src/routes',
       },
+    ]);
+  });
+
+  it('reports a service or route using a statement, a table or the read cache, and nothing for types or stores', async () => {
+    const violations = await findBoundaryViolations(root);
+    const query = 'apps/server/src/services/query.ts';
+    expect(violations.filter((violation) => violation.rule === 'statements')).toEqual([
+      { file: query, line: 2, specifier: 'drizzle-orm', rule: 'statements', into: 'drizzle-orm' },
+      { file: query, line: 3, specifier: '../db/index.ts', rule: 'statements', into: 'apps/server/src/db' },
+      {
+        file: query,
+        line: 5,
+        specifier: '../stores/read-cache.ts',
+        rule: 'statements',
+        into: 'apps/server/src/stores/read-cache.ts',
+      },
+      { file: query, line: 6, specifier: 'drizzle-orm', rule: 'statements', into: 'drizzle-orm' },
     ]);
   });
 

@@ -1,8 +1,10 @@
 /**
  * The import boundaries biome cannot see, because they depend on where an import lands rather than
  * on how it is spelled: a feature folder of an app imports no other feature, nothing outside apps/X
- * imports apps/X except through a package export apps/X declares, and the server's layers import
- * only downwards (routes, services, stores, db). Run by `npm run lint`.
+ * imports apps/X except through a package export apps/X declares, the server's layers import
+ * only downwards (routes, services, stores, db), and only stores run statements: routes and
+ * services use no query builder, table, statement or read cache, only their types. Run by
+ * `npm run lint`.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -15,8 +17,8 @@ export interface BoundaryViolation {
   file: string;
   line: number;
   specifier: string;
-  rule: 'feature' | 'app' | 'layer';
-  /** The feature, app or layer folder the import reaches into. */
+  rule: 'feature' | 'app' | 'layer' | 'statements';
+  /** The feature, app or layer folder, or the package, the import reaches into. */
   into: string;
 }
 
@@ -47,6 +49,58 @@ function layerOf(file: string): { folder: string; rank: number } | undefined {
   const layer = /^apps\/server\/src\/([^/]+)\//.exec(file)?.[1];
   const rank = layer === undefined ? -1 : serverLayers.indexOf(layer);
   return rank === -1 ? undefined : { folder: `apps/server/src/${layer}`, rank };
+}
+
+/** The layers that say what happens and leave every statement to the stores. */
+const statementFreeLayers = new Set(['routes', 'services']);
+
+/** What only stores may use: the query builder, the database's modules, and the read cache. */
+function reservedForStores(specifier: string, imported: string | undefined): string | undefined {
+  if (specifier === 'drizzle-orm' || specifier.startsWith('drizzle-orm/')) return 'drizzle-orm';
+  if (imported === undefined) return undefined;
+  if (imported.startsWith('apps/server/src/db/')) return 'apps/server/src/db';
+  if (imported === 'apps/server/src/stores/read-cache.ts') return imported;
+  return undefined;
+}
+
+/** Whether an import or re-export brings in types only (`import type`, or every name marked `type`). */
+function typesOnly(statement: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(statement)) {
+    if (statement.isTypeOnly) return true;
+    const clause = statement.exportClause;
+    return clause !== undefined && ts.isNamedExports(clause) && clause.elements.every((e) => e.isTypeOnly);
+  }
+  const clause = statement.importClause;
+  if (clause === undefined) return false;
+  if (clause.isTypeOnly) return true;
+  const bindings = clause.namedBindings;
+  return (
+    clause.name === undefined &&
+    bindings !== undefined &&
+    ts.isNamedImports(bindings) &&
+    bindings.elements.every((element) => element.isTypeOnly)
+  );
+}
+
+/** A route's or service's imports of what only stores may use (the read cache even for its types). */
+function statementViolations(
+  file: string,
+  text: string,
+  importer: string,
+  landing: (specifier: string) => string | undefined,
+): BoundaryViolation[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+  return source.statements.flatMap((statement) => {
+    if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) return [];
+    const specifierNode = statement.moduleSpecifier;
+    if (specifierNode === undefined || !ts.isStringLiteral(specifierNode)) return [];
+    const specifier = specifierNode.text;
+    const into = reservedForStores(specifier, landing(specifier));
+    if (into === undefined) return [];
+    if (typesOnly(statement) && into !== 'apps/server/src/stores/read-cache.ts') return [];
+    const line = source.getLineAndCharacterOfPosition(statement.getStart(source)).line + 1;
+    return [{ file: importer, line, specifier, rule: 'statements' as const, into }];
+  });
 }
 
 async function sourceFiles(root: string, directory = root): Promise<string[]> {
@@ -169,6 +223,13 @@ export async function findBoundaryViolations(root: string): Promise<BoundaryViol
         violations.push({ file: importer, line, specifier, rule: 'layer', into: targetLayer.folder });
       }
     }
+    if (importerLayer !== undefined && statementFreeLayers.has(path.basename(importerLayer.folder))) {
+      const landing = (specifier: string) => {
+        const target = importTarget(file, specifier, workspaces, compilerOptionsOf);
+        return target === undefined ? undefined : relative(target);
+      };
+      violations.push(...statementViolations(file, text, importer, landing));
+    }
   }
   return violations.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
 }
@@ -178,6 +239,8 @@ const explanations: Record<BoundaryViolation['rule'], string> = {
   app: 'only the app itself imports its files; elsewhere import a package export it declares in its package.json',
   layer:
     'the server imports downwards only (routes, services, stores, db); move what both need to the lower layer',
+  statements:
+    'only stores run statements and use the read cache; routes and services call a store function (types may be imported)',
 };
 
 async function main(): Promise<void> {
