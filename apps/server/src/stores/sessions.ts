@@ -1,5 +1,5 @@
 import type { AccessType } from '@entry/domain';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { rowsInsert } from '../db/rows-insert.ts';
 import { refreshTokens, type Scope, sessions } from '../db/schema.ts';
@@ -352,6 +352,26 @@ export async function revokeSession(
     .update(sessions)
     .set({ revokedAt: now, revokedReason: reason })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+/** Ends a staff user's unrevoked sessions but `keptSessionId`; answers the ids of those it ended. */
+export async function revokeStaffUserSessions(
+  db: Database,
+  staffUserId: number,
+  ending: { reason: string; now: Date; keptSessionId: string | undefined },
+): Promise<string[]> {
+  const ended = await db
+    .update(sessions)
+    .set({ revokedAt: ending.now, revokedReason: ending.reason })
+    .where(
+      and(
+        eq(sessions.staffUserId, staffUserId),
+        isNull(sessions.revokedAt),
+        ending.keptSessionId === undefined ? undefined : ne(sessions.id, ending.keptSessionId),
+      ),
+    )
+    .returning({ id: sessions.id });
+  return ended.map((session) => session.id);
 }
 
 /** The session a refresh token (by its hash) belongs to, and its scope. */

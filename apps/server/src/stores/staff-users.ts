@@ -1,7 +1,7 @@
 import { type LockPolicy, type LockState, lockedAfter, lockStateOf, quietResetMs } from '@entry/domain';
-import { and, eq, gt, isNull, lt, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { type Database, oncePerHandle } from '../db/index.ts';
-import { passwordResetTokens, type StaffKind, sessions, staffUsers } from '../db/schema.ts';
+import { passwordResetTokens, type StaffKind, staffUsers } from '../db/schema.ts';
 import {
   isSerializationFailure,
   type StatementPart,
@@ -9,6 +9,7 @@ import {
   sqlPart,
   unchangedWritesBatchedByTurn,
 } from '../db/sql.ts';
+import { revokeStaffUserSessions } from './sessions.ts';
 
 /** Staff users and their reset links: every statement on `staff_users` and `password_reset_tokens`. */
 
@@ -222,18 +223,12 @@ export async function setPassword(
       .set({ usedAt: now })
       .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)))
       .returning({ hash: passwordResetTokens.hash });
-    const ended = await tx
-      .update(sessions)
-      .set({ revokedAt: now, revokedReason: 'password-changed' })
-      .where(
-        and(
-          eq(sessions.staffUserId, user.id),
-          isNull(sessions.revokedAt),
-          change.keptSessionId === undefined ? undefined : ne(sessions.id, change.keptSessionId),
-        ),
-      )
-      .returning({ id: sessions.id });
-    const outcome = { voidedResetLinks: voided.length, endedSessionIds: ended.map((session) => session.id) };
+    const endedSessionIds = await revokeStaffUserSessions(tx, user.id, {
+      reason: 'password-changed',
+      now,
+      keptSessionId: change.keptSessionId,
+    });
+    const outcome = { voidedResetLinks: voided.length, endedSessionIds };
     for (const insert of audited(outcome)) await tx.execute(sqlOf(insert));
     return outcome;
   });
@@ -294,15 +289,10 @@ export async function insertStaffUser(
 
 /** Disables the account and ends its open sessions, together; answers the sessions it ended. */
 export async function disableStaffUser(db: Database, userId: number, now: Date): Promise<string[]> {
-  const ended = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await tx.update(staffUsers).set({ disabled: true }).where(eq(staffUsers.id, userId));
-    return tx
-      .update(sessions)
-      .set({ revokedAt: now, revokedReason: 'user-disabled' })
-      .where(and(eq(sessions.staffUserId, userId), isNull(sessions.revokedAt)))
-      .returning({ id: sessions.id });
+    return revokeStaffUserSessions(tx, userId, { reason: 'user-disabled', now, keptSessionId: undefined });
   });
-  return ended.map((session) => session.id);
 }
 
 export async function enableStaffUser(db: Database, userId: number): Promise<void> {
