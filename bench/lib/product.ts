@@ -31,14 +31,14 @@ export interface ProductOptions {
 
 export interface ProductSecrets {
   signingKey: string;
-  kbaPepper: string;
+  pepper: string;
 }
 
 export function newSecrets(): ProductSecrets {
   const { privateKey } = generateKeyPairSync('ed25519');
   return {
     signingKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-    kbaPepper: randomBytes(32).toString('base64url'),
+    pepper: randomBytes(32).toString('base64url'),
   };
 }
 
@@ -75,7 +75,7 @@ export async function startProduct(options: ProductOptions): Promise<RunningProd
     BIND_ADDRESS: '127.0.0.1',
     DATA_DIR: dataDir,
     AUTH_SIGNING_KEY: secrets.signingKey,
-    KBA_PEPPER: secrets.kbaPepper,
+    KBA_PEPPER: secrets.pepper,
     ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
     ...(options.redisUrl === undefined ? {} : { REDIS_URL: options.redisUrl }),
     ...options.env,

@@ -24,7 +24,7 @@ import {
   RedisFailureCountStore,
 } from './services/rate-limit.ts';
 import { startPruning } from './services/retention.ts';
-import { resolveKbaPepper } from './services/secrets.ts';
+import { resolvePepper } from './services/secrets.ts';
 import { createSessionService } from './services/sessions.ts';
 import { subscriptionTokenKey } from './services/subscriptions-token.ts';
 import { registerWeb } from './web.ts';
@@ -82,7 +82,7 @@ function fieldWithNul(value: unknown, path: string): string | undefined {
  * main.ts listens, tests listen on port 0.
  */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
-  const kbaPepper = resolveKbaPepper(config);
+  const pepper = resolvePepper(config);
   const ownsDatabase = deps.database === undefined;
   const database = deps.database ?? (await openDatabase(config));
 
@@ -143,8 +143,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       keys,
       sessions,
       mail,
-      kbaPepper,
-      subscriptionKey: subscriptionTokenKey(kbaPepper),
+      pepper,
+      subscriptionKey: subscriptionTokenKey(pepper),
     };
     app.decorate('ctx', ctx);
 

@@ -21,7 +21,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   authSigningKey: string | undefined;
-  kbaPepper: string | undefined;
+  /** KBA_PEPPER. */
+  pepper: string | undefined;
   rateLimitFailures: number;
   /** Fastify's trustProxy: false, true, or the proxies' addresses/CIDRs. */
   trustProxy: boolean | string[];
@@ -186,7 +187,7 @@ export function loadConfig(
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `no-reply@${e.PUBLIC_DOMAIN}`,
     authSigningKey: e.AUTH_SIGNING_KEY,
-    kbaPepper: e.KBA_PEPPER,
+    pepper: e.KBA_PEPPER,
     rateLimitFailures: e.RATE_LIMIT_FAILURES,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     adminDomainMarkers: e.ADMIN_DOMAIN_MARKERS,

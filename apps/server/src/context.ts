@@ -14,8 +14,11 @@ export interface AppContext {
   keys: SigningKeys;
   sessions: SessionService;
   mail: MailService;
-  /** KBA_PEPPER (or the one generated into DATA_DIR): keys the verification hashes. */
-  kbaPepper: string;
+  /**
+   * KBA_PEPPER (or the one generated into DATA_DIR): keys every stored hash of what a consumer
+   * answers (verification values, one-time codes) and the token-less budgets' keys.
+   */
+  pepper: string;
   /** Signs the email-subscription tokens; derived from the pepper. */
   subscriptionKey: Buffer;
 }

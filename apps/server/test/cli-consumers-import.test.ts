@@ -48,9 +48,9 @@ describe(`operator CLI: consumer import (${databaseLabel})`, () => {
     const ann = await consumer('A-100');
     expect(ann).toMatchObject({ name: 'Ann Archer', email: 'ann@example.com' });
     expect(ann).toMatchObject({
-      last4SsnHash: hashVerificationValue(server.ctx.kbaPepper, 'last4Ssn', '6781'),
-      postalCodeHash: hashVerificationValue(server.ctx.kbaPepper, 'postalCode', '30301'),
-      dateOfBirthHash: hashVerificationValue(server.ctx.kbaPepper, 'dateOfBirth', '1971-02-03'),
+      last4SsnHash: hashVerificationValue(server.ctx.pepper, 'last4Ssn', '6781'),
+      postalCodeHash: hashVerificationValue(server.ctx.pepper, 'postalCode', '30301'),
+      dateOfBirthHash: hashVerificationValue(server.ctx.pepper, 'dateOfBirth', '1971-02-03'),
     });
     // No other column holds a value in plain. The hashes are left out of this search: a keyed hash
     // in hex holds "6781" or "30301" about once in a few hundred runs.
@@ -82,7 +82,7 @@ describe(`operator CLI: consumer import (${databaseLabel})`, () => {
     expect(await consumer('A-100')).toMatchObject({
       name: 'Ann Archer-Smith',
       email: 'ann.smith@example.com',
-      postalCodeHash: hashVerificationValue(server.ctx.kbaPepper, 'postalCode', '30399'),
+      postalCodeHash: hashVerificationValue(server.ctx.pepper, 'postalCode', '30399'),
     });
     expect((await lookup({ last4Ssn: '6781', postalCode: '30301', dateOfBirth: '1971-02-03' })).status).toBe(
       409,

@@ -47,7 +47,7 @@ describe(`the operator CLI as a process (${databaseLabel})`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    env = { DATA_DIR: database.dataDir, KBA_PEPPER: database.kbaPepper };
+    env = { DATA_DIR: database.dataDir, KBA_PEPPER: database.pepper };
     if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;
   });
   afterAll(async () => {

@@ -45,7 +45,7 @@ export async function createConsumer(
   const tenantId = options.tenantId ?? server.demo.tenant.customerId;
   const answers = options.answers ?? uniqueAnswers();
   const email = options.email === undefined ? `consumer-${randomUUID()}@example.com` : options.email;
-  const pepper = server.ctx.kbaPepper;
+  const pepper = server.ctx.pepper;
   const consumerId = `test-${randomUUID()}`;
   const [row] = await server.ctx.db
     .insert(consumers)

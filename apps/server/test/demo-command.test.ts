@@ -24,7 +24,7 @@ describe(`npm run demo -- --json (${databaseLabel})`, () => {
         ...process.env,
         DATA_DIR: database.dataDir,
         DATABASE_URL: database.databaseUrl ?? '',
-        KBA_PEPPER: database.kbaPepper,
+        KBA_PEPPER: database.pepper,
         PORT: '8080',
       },
     });

@@ -44,7 +44,7 @@ describe(`health, readiness and logs (${databaseLabel})`, () => {
         DATA_DIR: database.dataDir,
         DATABASE_URL: database.databaseUrl,
         AUTH_SIGNING_KEY: database.authSigningKey,
-        KBA_PEPPER: database.kbaPepper,
+        KBA_PEPPER: database.pepper,
         WEB_DIST_DIR: webDist,
         LOG_LEVEL: 'info',
         ...env,
@@ -94,7 +94,7 @@ describe(`health, readiness and logs (${databaseLabel})`, () => {
     const { app, logLines } = await startApp();
     const { demo } = await ensureDemoData(handle.db, {
       config: app.ctx.config,
-      kbaPepper: app.ctx.kbaPepper,
+      pepper: app.ctx.pepper,
     });
     const secrets = [
       'secret-bearer-value',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randomToken } from '../src/services/sessions.ts';
+import { randomToken } from '../src/services/secret-tokens.ts';
 
 describe('randomToken', () => {
   it('gives 32 fresh random bytes each time, past any number of pool refills', () => {

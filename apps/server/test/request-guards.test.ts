@@ -297,7 +297,7 @@ describe(`logged subscription addresses (${databaseLabel})`, () => {
         DATA_DIR: database.dataDir,
         DATABASE_URL: database.databaseUrl,
         AUTH_SIGNING_KEY: database.authSigningKey,
-        KBA_PEPPER: database.kbaPepper,
+        KBA_PEPPER: database.pepper,
         WEB_DIST_DIR: webDist,
         LOG_LEVEL: 'info',
       },

@@ -36,7 +36,7 @@ async function operator(server: TestServer, ...argv: string[]): Promise<CliRun> 
       env: {
         ...process.env,
         DATA_DIR: database.dataDir,
-        KBA_PEPPER: database.kbaPepper,
+        KBA_PEPPER: database.pepper,
         DATABASE_URL: database.databaseUrl,
         LOG_LEVEL: 'warn',
       },

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, refreshTokens } from '../src/db/schema.ts';
-import { hashToken } from '../src/services/sessions.ts';
+import { hashToken } from '../src/services/secret-tokens.ts';
 import { call, databaseLabel, signInAdmin, startTestServer, type TestServer } from './helpers/server.ts';
 
 function refreshCookie(headers: Headers): string | undefined {

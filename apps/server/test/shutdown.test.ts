@@ -14,7 +14,7 @@ const serverRoot = path.resolve(import.meta.dirname, '..');
 function databaseEnv(database: TestDatabase, webDist: string): Record<string, string> {
   const env: Record<string, string> = {
     DATA_DIR: database.dataDir,
-    KBA_PEPPER: database.kbaPepper,
+    KBA_PEPPER: database.pepper,
     WEB_DIST_DIR: webDist,
   };
   if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;

@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, passwordResetTokens, type StaffKind, sessions, staffUsers } from '../src/db/schema.ts';
 import { hashPassword } from '../src/services/passwords.ts';
-import { hashToken, randomToken } from '../src/services/sessions.ts';
+import { hashToken, randomToken } from '../src/services/secret-tokens.ts';
 import { staffRoleIds } from '../src/services/staff-roles.ts';
 import {
   call,

@@ -17,7 +17,7 @@ import {
   loadConfig,
   openDatabase,
   type ReceivedMail,
-  resolveKbaPepper,
+  resolvePepper,
   type StaffKind,
   staffRoleIds,
   staffUsers,
@@ -99,7 +99,7 @@ export async function startPortalServer() {
     clock,
   );
   const database = await openDatabase(config);
-  const { demo } = await ensureDemoData(database.db, { config, kbaPepper: resolveKbaPepper(config) });
+  const { demo } = await ensureDemoData(database.db, { config, pepper: resolvePepper(config) });
   const app = await buildApp(config, { database, logger: false });
   await app.listen({ port, host: '127.0.0.1' });
   const db = app.ctx.db;
@@ -162,7 +162,7 @@ export async function startPortalServer() {
       };
       const email = `consumer-${randomUUID()}@example.com`;
       const consumerName = `Morgan Consumer ${sequence}`;
-      const pepper = app.ctx.kbaPepper;
+      const pepper = app.ctx.pepper;
       const [row] = await db
         .insert(consumers)
         .values({

@@ -22,7 +22,7 @@ const consumersImport: OperatorCommand = {
     await openInputFile(path);
     const result = await importConsumers(ctx.db, {
       tenantId: tenant.customerId,
-      kbaPepper: ctx.kbaPepper,
+      pepper: ctx.pepper,
       clock: ctx.clock,
       file: createReadStream(path),
     });

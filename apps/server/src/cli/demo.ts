@@ -3,11 +3,11 @@ import { DataDirInUseError } from '../db/data-dir-lock.ts';
 import { openDatabase } from '../db/index.ts';
 import { demoLinks } from '../demo/links.ts';
 import { type DemoData, ensureDemoData } from '../demo/seed.ts';
-import { resolveKbaPepper } from '../services/secrets.ts';
+import { resolvePepper } from '../services/secrets.ts';
 import { readDemoFile, writeDemoFile } from './demo-file.ts';
 
 async function loadDemo(config: Config): Promise<DemoData> {
-  const kbaPepper = resolveKbaPepper(config);
+  const pepper = resolvePepper(config);
   let database: Awaited<ReturnType<typeof openDatabase>>;
   try {
     database = await openDatabase(config);
@@ -20,7 +20,7 @@ async function loadDemo(config: Config): Promise<DemoData> {
     throw error;
   }
   try {
-    const { created, demo } = await ensureDemoData(database.db, { config, kbaPepper });
+    const { created, demo } = await ensureDemoData(database.db, { config, pepper });
     if (created) process.stderr.write('demo data created\n');
     if (database.kind === 'pglite') writeDemoFile(config, demo);
     return demo;

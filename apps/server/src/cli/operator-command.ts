@@ -9,7 +9,7 @@ export interface OperatorContext {
   clock: Clock;
   db: Database;
   /** KBA_PEPPER (or the one generated into DATA_DIR), as the server uses it. */
-  kbaPepper: string;
+  pepper: string;
   audit: AuditLog;
   /** Who ran the command, as the audit trail names them: `operator:{login name}`. */
   actor: string;

@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import { type DatabaseHandle, openDatabase } from '../db/index.ts';
 import { ApiError } from '../refusals.ts';
 import { createAuditLog } from '../services/audit.ts';
-import { resolveKbaPepper } from '../services/secrets.ts';
+import { resolvePepper } from '../services/secrets.ts';
 import { auditCommands } from './audit.ts';
 import { consumersCommands } from './consumers.ts';
 import { startFailureMessage } from './errors.ts';
@@ -161,7 +161,7 @@ export async function runCli(argv: readonly string[], env: CliEnvironment): Prom
       config,
       clock: config.clock,
       db,
-      kbaPepper: resolveKbaPepper(config),
+      pepper: resolvePepper(config),
       audit: createAuditLog(db, config.clock),
       actor: `operator:${env.actor ?? loginName()}`,
       stdout,

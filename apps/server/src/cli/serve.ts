@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import { openDatabase } from '../db/index.ts';
 import { demoLinks } from '../demo/links.ts';
 import { ensureDemoData } from '../demo/seed.ts';
-import { resolveKbaPepper } from '../services/secrets.ts';
+import { resolvePepper } from '../services/secrets.ts';
 import { writeDemoFile } from './demo-file.ts';
 
 /**
@@ -40,11 +40,11 @@ export function bufferedLogOutput(fd = 1) {
 export async function serve(config: Config): Promise<number> {
   keepServingWithoutOutput();
   const logOutput = bufferedLogOutput();
-  const kbaPepper = resolveKbaPepper(config);
+  const pepper = resolvePepper(config);
   const database = await openDatabase(config);
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
-    const { created, demo } = await ensureDemoData(database.db, { config, kbaPepper });
+    const { created, demo } = await ensureDemoData(database.db, { config, pepper });
     mkdirSync(config.dataDir, { recursive: true });
     writeDemoFile(config, demo);
     app = await buildApp(config, { database, logStream: logOutput });

@@ -57,7 +57,7 @@ const externalIdOf = (kind: DemoTokenKind) => `demo-${kind.toLowerCase()}`;
 
 export interface SeedOptions {
   config: Config;
-  kbaPepper: string;
+  pepper: string;
 }
 
 async function readTokens(db: Database): Promise<Record<DemoTokenKind, string> | undefined> {
@@ -90,7 +90,7 @@ export async function ensureDemoData(
   db: Database,
   options: SeedOptions,
 ): Promise<{ created: boolean; demo: DemoData }> {
-  const { config, kbaPepper } = options;
+  const { config, pepper } = options;
   const [existing] = await db.select().from(tenants).where(eq(tenants.id, demoTenant.customerId));
   let created = false;
   if (existing === undefined) {
@@ -116,21 +116,21 @@ export async function ensureDemoData(
       verification: { ...demoVerification },
       consumerEmail: demoConsumerEmail,
       emailSubscription: {
-        token: createSubscriptionLinks(config, subscriptionTokenKey(kbaPepper)).tokenFor(subject),
+        token: createSubscriptionLinks(config, subscriptionTokenKey(pepper)).tokenFor(subject),
         emailAddress: demoConsumerEmail,
       },
     },
   };
 }
 
-async function seed(db: Database, { config, kbaPepper }: SeedOptions): Promise<void> {
+async function seed(db: Database, { config, pepper }: SeedOptions): Promise<void> {
   const now = config.clock.now();
   const [adminHash, customerHash] = await Promise.all([
     hashPassword(demoAdmin.password),
     hashPassword(demoCustomer.password),
   ]);
   const hashOf = (field: 'last4Ssn' | 'postalCode' | 'dateOfBirth') =>
-    hashVerificationValue(kbaPepper, field, demoVerification[field]);
+    hashVerificationValue(pepper, field, demoVerification[field]);
 
   await db.transaction(async (tx) => {
     await tx.insert(tenants).values({

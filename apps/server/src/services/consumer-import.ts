@@ -57,7 +57,7 @@ function todayUtc(clock: Clock): string {
 /** The database row of a CSV row, or null after adding its problems. */
 function toImportedConsumer(
   row: CsvRow<ConsumerColumn>,
-  context: { kbaPepper: string; today: string },
+  context: { pepper: string; today: string },
   problems: ProblemList,
 ): ImportedConsumer | null {
   const { values, line, columnOf } = row;
@@ -81,7 +81,7 @@ function toImportedConsumer(
   const hashes: Partial<Record<VerificationField, string>> = {};
   for (const field of ['last4Ssn', 'postalCode', 'dateOfBirth'] as const) {
     if (!required(field)) continue;
-    const hash = hashVerificationValue(context.kbaPepper, field, values[field]);
+    const hash = hashVerificationValue(context.pepper, field, values[field]);
     const inFuture = field === 'dateOfBirth' && values[field] > context.today;
     if (hash === null || inFuture) problem(field, consumerImportMessages[field]);
     else hashes[field] = hash;
@@ -110,10 +110,10 @@ function toImportedConsumer(
  */
 export async function importConsumers(
   db: Database,
-  input: { tenantId: number; kbaPepper: string; clock: Clock; file: Readable },
+  input: { tenantId: number; pepper: string; clock: Clock; file: Readable },
 ): Promise<ConsumerImportResult> {
   const problems = new ProblemList();
-  const context = { kbaPepper: input.kbaPepper, today: todayUtc(input.clock) };
+  const context = { pepper: input.pepper, today: todayUtc(input.clock) };
   const now = input.clock.now();
   return db.transaction(async (tx) => {
     const result: ConsumerImportResult = { rows: 0, created: 0, updated: 0 };

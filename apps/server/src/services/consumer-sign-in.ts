@@ -174,7 +174,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
     return opening(
       { ...signedIn, accessType: 'MfaPending', hasRestrictedAccess: true, roleId: null },
       (sessionId) => [
-        firstMfaCode({ sessionId, code, pepper: ctx.kbaPepper, now: input.now }),
+        firstMfaCode({ sessionId, code, pepper: ctx.pepper, now: input.now }),
         audited('success', { mfa: 'pending' }),
       ],
       { consumerId: consumer.id, mail: codeMail(tenant, email, code) },
@@ -343,7 +343,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       const mfaNeeded = tenant.mfaRequired || found === null;
       const plan = (consumer: VerifiedConsumer) =>
         lookupPlan({ tenant, mfaNeeded, tokenGuid, consumer, ip, now });
-      const verification = { answers, pepper: ctx.kbaPepper, now };
+      const verification = { answers, pepper: ctx.pepper, now };
       let result: VerificationResult<LookupPlan>;
       if (found === null) {
         result = await verifyWithoutToken(db, { ...verification, tenantId: tenant.id, onSuccess: plan });
@@ -391,7 +391,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
         sessionId: principal.sessionId,
         consumerId: principal.consumerId,
         code: mfaCode,
-        pepper: ctx.kbaPepper,
+        pepper: ctx.pepper,
         now: clock.now(),
       });
       if (check.outcome === 'locked') {
@@ -424,7 +424,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       const now = clock.now();
       const paid = await takeCodeMail(db, consumerId, now);
       if ('retryAfterMs' in paid) throw tooManyCodeMails(paid.retryAfterMs);
-      const outcome = await resendMfaCode(db, { sessionId: principal.sessionId, pepper: ctx.kbaPepper, now });
+      const outcome = await resendMfaCode(db, { sessionId: principal.sessionId, pepper: ctx.pepper, now });
       if ('retryAfterMs' in outcome) {
         await giveBackCodeMail(db, consumerId);
         throw refuse('resendTooSoon', {

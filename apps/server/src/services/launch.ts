@@ -10,8 +10,8 @@ import {
 } from '../stores/launch-tokens.ts';
 import { findStaffUserById } from '../stores/staff-users.ts';
 import { findTenantById } from '../stores/tenants.ts';
+import { hashToken, randomToken } from './secret-tokens.ts';
 import { endingInstants } from './session-endings.ts';
-import { hashToken, randomToken } from './sessions.ts';
 import { staffRoleIds } from './staff-roles.ts';
 
 export const launchTokenLifetimeMs = 60_000;

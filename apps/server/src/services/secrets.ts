@@ -4,12 +4,12 @@ import path from 'node:path';
 import { type Config, ConfigError } from '../config.ts';
 
 /**
- * KBA_PEPPER keys the hashes of verification values and signs subscription tokens. With
- * PostgreSQL every instance must share it, so it is required; on the embedded database a local
- * trial gets one generated into DATA_DIR once and reused on every start.
+ * KBA_PEPPER keys the hashes of verification values and one-time codes, and the subscription
+ * tokens' key derives from it. With PostgreSQL every instance must share it, so it is required; on
+ * the embedded database a local trial gets one generated into DATA_DIR once and reused.
  */
-export function resolveKbaPepper(config: Pick<Config, 'kbaPepper' | 'databaseUrl' | 'dataDir'>): string {
-  if (config.kbaPepper !== undefined) return config.kbaPepper;
+export function resolvePepper(config: Pick<Config, 'pepper' | 'databaseUrl' | 'dataDir'>): string {
+  if (config.pepper !== undefined) return config.pepper;
   if (config.databaseUrl !== undefined) {
     throw new ConfigError(
       'KBA_PEPPER',

@@ -1,4 +1,4 @@
-import { createHash, randomFillSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { AccessType, AuthTokenResult } from '@entry/domain';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
@@ -22,6 +22,7 @@ import {
 import { createAccessTokens, subjectOf } from './access-tokens.ts';
 import type { AuditLog } from './audit.ts';
 import type { SigningKeys } from './keys.ts';
+import { hashToken, randomToken } from './secret-tokens.ts';
 import { endingInstants, recordEndings } from './session-endings.ts';
 
 /** A rotated refresh token presented again this soon gets a sibling pair (tabs refreshing together). */
@@ -111,30 +112,6 @@ export interface SessionService {
     options: RequireSessionOptions,
     ip: string,
   ): Promise<SessionPrincipal>;
-}
-
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
-const tokenBytes = 32;
-const randomPool = Buffer.alloc(tokenBytes * 128);
-let randomPoolOffset = randomPool.length;
-
-/**
- * 32 random bytes, base64url, from a pool filled a few KiB at a time as Node's `randomUUID` does:
- * cheaper than `randomBytes` per token. A token's bytes are zeroed once handed out.
- */
-export function randomToken(): string {
-  if (randomPoolOffset === randomPool.length) {
-    randomFillSync(randomPool);
-    randomPoolOffset = 0;
-  }
-  const end = randomPoolOffset + tokenBytes;
-  const token = randomPool.toString('base64url', randomPoolOffset, end);
-  randomPool.fill(0, randomPoolOffset, end);
-  randomPoolOffset = end;
-  return token;
 }
 
 /** A new session's row as `NewSession` describes it, its optional references null. */

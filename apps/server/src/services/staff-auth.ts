@@ -21,7 +21,8 @@ import {
 import { findTenantById } from '../stores/tenants.ts';
 import type { AuditEntry } from './audit.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords.ts';
-import { hashToken, type NewSession, randomToken } from './sessions.ts';
+import { hashToken, randomToken } from './secret-tokens.ts';
+import type { NewSession } from './sessions.ts';
 import { createSubscriptionLinks } from './subscriptions.ts';
 
 /** 10 consecutive failures lock a staff account for 15 minutes, doubling up to 24 hours. */

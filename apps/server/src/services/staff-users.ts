@@ -12,7 +12,7 @@ import {
   unlockStaffUser as unlockUser,
 } from '../stores/staff-users.ts';
 import { hashPassword } from './passwords.ts';
-import { hashToken, randomToken } from './sessions.ts';
+import { hashToken, randomToken } from './secret-tokens.ts';
 import { normaliseUsername, resetPasswordUrl } from './staff-auth.ts';
 import { staffRoleIds } from './staff-roles.ts';
 import { tenantBySubdomain } from './tenants.ts';

@@ -53,7 +53,7 @@ export interface TestDatabase {
   databaseUrl: string | undefined;
   dataDir: string;
   authSigningKey: string | undefined;
-  kbaPepper: string;
+  pepper: string;
   drop(): Promise<void>;
 }
 
@@ -70,13 +70,13 @@ async function waitForNoConnections(client: pg.Client, database: string): Promis
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'entry-test-'));
-  const kbaPepper = `test-pepper-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+  const pepper = `test-pepper-${Math.random().toString(36).slice(2)}-${Date.now()}`;
   if (testDatabaseUrl === undefined) {
     return {
       databaseUrl: undefined,
       dataDir,
       authSigningKey: undefined,
-      kbaPepper,
+      pepper,
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
@@ -91,7 +91,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     databaseUrl: url.toString(),
     dataDir,
     authSigningKey: generateSigningKeyPem(),
-    kbaPepper,
+    pepper,
     drop: async () => {
       const client = new pg.Client({ connectionString: testDatabaseUrl });
       await client.connect();
@@ -157,7 +157,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       DATA_DIR: database.dataDir,
       DATABASE_URL: database.databaseUrl,
       AUTH_SIGNING_KEY: database.authSigningKey,
-      KBA_PEPPER: database.kbaPepper,
+      KBA_PEPPER: database.pepper,
       LOG_LEVEL: 'silent',
       WEB_DIST_DIR: options.webDistDir ?? makeWebDist(database.dataDir),
       ...options.env,
@@ -175,7 +175,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('server has no port');
-  const { demo } = await ensureDemoData(handle.db, { config, kbaPepper: app.ctx.kbaPepper });
+  const { demo } = await ensureDemoData(handle.db, { config, pepper: app.ctx.pepper });
   return {
     app,
     ctx: app.ctx,
