@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { type VerificationField, validatorMessages, validators } from '@entry/domain';
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { type ImportedConsumer, upsertConsumers } from '../stores/consumers.ts';
+import { type ImportedConsumer, inConsumerImport } from '../stores/consumers.ts';
 import {
   type ColumnSpec,
   type CsvRow,
@@ -115,13 +115,13 @@ export async function importConsumers(
   const problems = new ProblemList();
   const context = { pepper: input.pepper, today: todayUtc(input.clock) };
   const now = input.clock.now();
-  return db.transaction(async (tx) => {
+  return inConsumerImport(db, input.tenantId, now, async (writeBatch) => {
     const result: ConsumerImportResult = { rows: 0, created: 0, updated: 0 };
     const firstLineOf = new Map<string, number>();
     let batch: ImportedConsumer[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
-      const counts = await upsertConsumers(tx, input.tenantId, now, batch);
+      const counts = await writeBatch(batch);
       result.created += counts.created;
       result.updated += counts.updated;
       batch = [];

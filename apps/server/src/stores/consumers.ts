@@ -74,13 +74,31 @@ export interface ImportedConsumer {
   date_of_birth_hash: string;
 }
 
+/** Writes a batch of an import; counts the consumers it created and the ones it updated. */
+export type ImportBatchWriter = (
+  batch: readonly ImportedConsumer[],
+) => Promise<{ created: number; updated: number }>;
+
+/**
+ * Runs `work` in one transaction with a writer of the tenant's consumers, created at `now`:
+ * anything it throws writes nothing.
+ */
+export async function inConsumerImport<T>(
+  db: Database,
+  tenantId: number,
+  now: Date,
+  work: (writeBatch: ImportBatchWriter) => Promise<T>,
+): Promise<T> {
+  return db.transaction((tx) => work((batch) => upsertConsumers(tx, tenantId, now, batch)));
+}
+
 /**
  * Inserts new consumers and updates the ones the tenant already has; counts each kind. The batch
  * travels as one JSON parameter that PostgreSQL unpacks (json_to_recordset): a multi-row
  * INSERT ... ON CONFLICT DO UPDATE without thousands of bind parameters, several times faster,
  * above all on PGlite.
  */
-export async function upsertConsumers(
+async function upsertConsumers(
   db: Database,
   tenantId: number,
   now: Date,
