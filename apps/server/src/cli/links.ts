@@ -2,7 +2,6 @@ import { createReadStream } from 'node:fs';
 import { defaultMailingName, issueLinks, revokeMailing } from '../services/mailings.ts';
 import { endingDepsOf, recordEndings } from '../services/session-endings.ts';
 import { tenantBySubdomain } from '../services/tenants.ts';
-import { forgetIdentityTokens } from '../stores/read-cache.ts';
 import { openInputFile } from './files.ts';
 import { type OperatorCommand, requiredOption, writeLine } from './operator-command.ts';
 
@@ -56,9 +55,6 @@ const linksRevoke: OperatorCommand = {
   async run(options, ctx) {
     const mailing = requiredOption(options, 'mailing');
     const { revoked, tenantId } = await revokeMailing(ctx.db, ctx.clock, mailing);
-    // Servers sharing this database handle stop serving the tokens at once; other processes within
-    // the read cache's few seconds.
-    forgetIdentityTokens(ctx.db);
     await ctx.audit.record({
       event: 'operator.links.revoke',
       outcome: 'revoked',

@@ -19,9 +19,13 @@ import { stringify } from 'csv-stringify/sync';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { refuse } from '../refusals.ts';
-import { consumersOnFile } from '../stores/consumers.ts';
 import { generateShortId } from '../stores/identity-token-ids.ts';
-import { insertMailingTokens, mailingOfOtherTenant, revokeMailingTokens } from '../stores/identity-tokens.ts';
+import {
+  issueMailing,
+  type MailingIssue,
+  type NewMailingToken,
+  revokeMailingTokens,
+} from '../stores/identity-tokens.ts';
 import {
   type ColumnSpec,
   type CsvRow,
@@ -187,41 +191,7 @@ export function letterLink(
 /** A token about to be issued, with the row it answers. */
 interface TokenIssue {
   request: LinkRequest;
-  consumerKey: number;
-  guid: string;
-  shortId: string | null;
-}
-
-/**
- * Inserts the tokens, a batch a statement. A short id that happens to be taken already (50 random
- * bits, so almost never) is drawn again, with a new guid, for just that token; each issue ends up
- * holding what was stored.
- */
-async function insertTokens(
-  db: Database,
-  issues: TokenIssue[],
-  common: { tenantId: number; mailing: string; now: Date },
-): Promise<void> {
-  let pending = issues;
-  while (pending.length > 0) {
-    const done = await insertMailingTokens(
-      db,
-      pending.map((issue) => ({
-        guid: issue.guid,
-        shortId: issue.shortId,
-        consumerId: issue.consumerKey,
-        signInType: issue.request.signInType,
-        data: issue.request.data,
-        expiresAt: issue.request.expiresAt,
-      })),
-      common,
-    );
-    pending = pending.filter((issue) => !done.has(issue.guid));
-    for (const issue of pending) {
-      issue.guid = randomUUID();
-      if (issue.shortId !== null) issue.shortId = generateShortId();
-    }
-  }
+  token: NewMailingToken;
 }
 
 async function write(output: Writable, text: string): Promise<void> {
@@ -268,12 +238,8 @@ export async function issueLinks(db: Database, input: IssueLinksInput): Promise<
   });
   let issued = 0;
 
-  const issueBatch = async (tx: Database, batch: LinkRequest[]) => {
-    const onFile = await consumersOnFile(
-      tx,
-      tenant.customerId,
-      batch.map((request) => request.consumerId),
-    );
+  const issueBatch = async (writes: MailingIssue, batch: LinkRequest[]) => {
+    const onFile = await writes.consumersOnFile(batch.map((request) => request.consumerId));
     const issues: TokenIssue[] = [];
     for (const request of batch) {
       const consumer = onFile.get(request.consumerId);
@@ -300,15 +266,20 @@ export async function issueLinks(db: Database, input: IssueLinksInput): Promise<
       }
       issues.push({
         request,
-        consumerKey: consumer.id,
-        guid: randomUUID(),
-        // A short code a person can type must never sign anyone in by itself: none for Direct.
-        shortId: request.signInType === 'Direct' ? null : generateShortId(),
+        token: {
+          guid: randomUUID(),
+          // A short code a person can type must never sign anyone in by itself: none for Direct.
+          shortId: request.signInType === 'Direct' ? null : generateShortId(),
+          consumerId: consumer.id,
+          signInType: request.signInType,
+          data: request.data,
+          expiresAt: request.expiresAt,
+        },
       });
     }
     if (!problems.isEmpty) return;
-    await insertTokens(tx, issues, { tenantId: tenant.customerId, mailing, now });
-    const lines = issues.map(({ request, guid, shortId }) => [
+    await writes.insertTokens(issues.map((issue) => issue.token));
+    const lines = issues.map(({ request, token: { guid, shortId } }) => [
       request.consumerId,
       request.signInType,
       guid,
@@ -323,24 +294,21 @@ export async function issueLinks(db: Database, input: IssueLinksInput): Promise<
 
   try {
     await write(output, stringify([[...linkOutputColumns]]));
-    await db.transaction(async (tx) => {
-      if (await mailingOfOtherTenant(tx, mailing, tenant.customerId)) {
-        throw refuse('mailingOfOtherTenant', mailing);
-      }
-
+    const written = await issueMailing(db, { tenantId: tenant.customerId, mailing, now }, async (writes) => {
       let batch: LinkRequest[] = [];
       for await (const row of readCsvRows(input.file, linkColumns, problems)) {
         const request = toLinkRequest(row, now, problems);
         if (request === null) continue;
         batch.push(request);
         if (batch.length >= linkBatchSize) {
-          await issueBatch(tx, batch);
+          await issueBatch(writes, batch);
           batch = [];
         }
       }
-      if (batch.length > 0) await issueBatch(tx, batch);
+      if (batch.length > 0) await issueBatch(writes, batch);
       problems.throwIfAny();
     });
+    if (written === 'otherTenant') throw refuse('mailingOfOtherTenant', mailing);
     output.end();
     if (outputError === undefined) await once(output, 'finish');
     if (outputError !== undefined) throw outputError;

@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { SignInType } from '@entry/domain';
 import { and, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { consumers, identityTokens, tenants } from '../db/schema.ts';
 import { executeRows } from '../db/sql.ts';
-import { isGuid, normaliseShortId } from './identity-token-ids.ts';
+import { type ConsumerOnFile, consumersOnFile } from './consumers.ts';
+import { generateShortId, isGuid, normaliseShortId } from './identity-token-ids.ts';
 import { forgetIdentityTokens, readCacheFor } from './read-cache.ts';
 
 /** An identity token with what the calls around it need from its consumer and tenant. */
@@ -99,7 +101,7 @@ export function findIdentityTokenCached(
   return readCacheFor(db, clock).identityTokens.get(key, () => findIdentityToken(db, tokenParam));
 }
 
-/** A token of a mailing about to be issued. */
+/** A token of a mailing about to be issued; `guid` and `shortId` end up holding what was stored. */
 export interface NewMailingToken {
   guid: string;
   shortId: string | null;
@@ -109,55 +111,80 @@ export interface NewMailingToken {
   expiresAt: Date;
 }
 
+/** What issuing a mailing reads and writes, inside its one transaction. */
+export interface MailingIssue {
+  consumersOnFile(consumerIds: readonly string[]): Promise<Map<string, ConsumerOnFile>>;
+  insertTokens(tokens: readonly NewMailingToken[]): Promise<void>;
+}
+
 /**
- * Inserts a mailing's tokens in one statement, the batch as one JSON parameter that PostgreSQL
- * unpacks (json_to_recordset) rather than thousands of bind parameters. A token whose guid or short
- * id is taken already is left out: answers the guids that went in.
+ * Runs `issue` in one transaction: anything it throws writes nothing. Answers `otherTenant`,
+ * without running it, when tokens of another tenant carry the mailing's name already.
  */
-export async function insertMailingTokens(
+export async function issueMailing(
+  db: Database,
+  common: { tenantId: number; mailing: string; now: Date },
+  issue: (writes: MailingIssue) => Promise<void>,
+): Promise<'issued' | 'otherTenant'> {
+  return db.transaction(async (tx) => {
+    const [foreign] = await tx
+      .select({ count: count() })
+      .from(identityTokens)
+      .where(and(eq(identityTokens.mailingId, common.mailing), ne(identityTokens.tenantId, common.tenantId)));
+    if ((foreign?.count ?? 0) > 0) return 'otherTenant';
+    await issue({
+      consumersOnFile: (consumerIds) => consumersOnFile(tx, common.tenantId, consumerIds),
+      insertTokens: (tokens) => insertMailingTokens(tx, tokens, common),
+    });
+    return 'issued';
+  });
+}
+
+/**
+ * Inserts a mailing's tokens, a statement a try, the batch as one JSON parameter that PostgreSQL
+ * unpacks (json_to_recordset) rather than thousands of bind parameters. A short id that happens to
+ * be taken already (50 random bits, so almost never) is drawn again, with a new guid, for just that token.
+ */
+async function insertMailingTokens(
   db: Database,
   tokens: readonly NewMailingToken[],
   common: { tenantId: number; mailing: string; now: Date },
-): Promise<Set<string>> {
-  const batch = tokens.map((token) => ({
-    guid: token.guid,
-    short_id: token.shortId,
-    consumer_id: token.consumerId,
-    sign_in_type: token.signInType,
-    data: token.data,
-    expires_at: token.expiresAt.toISOString(),
-  }));
-  const inserted = await executeRows<{ guid: string }>(
-    db,
-    sql`
-      INSERT INTO identity_tokens
-        (guid, short_id, consumer_id, tenant_id, source, sign_in_type, data, created_at, expires_at, mailing_id)
-      SELECT r.guid, r.short_id, r.consumer_id, ${common.tenantId}, 'mailing', r.sign_in_type, r.data,
-        ${common.now.toISOString()}::timestamptz, r.expires_at, ${common.mailing}
-      FROM json_to_recordset(${JSON.stringify(batch)}::json) AS r(guid uuid, short_id text, consumer_id bigint,
-        sign_in_type text, data jsonb, expires_at timestamptz)
-      ON CONFLICT DO NOTHING
-      RETURNING guid`,
-  );
-  return new Set(inserted.map((row) => row.guid));
-}
-
-/** Whether a mailing of that name has tokens of another tenant. */
-export async function mailingOfOtherTenant(
-  db: Database,
-  mailing: string,
-  tenantId: number,
-): Promise<boolean> {
-  const [foreign] = await db
-    .select({ count: count() })
-    .from(identityTokens)
-    .where(and(eq(identityTokens.mailingId, mailing), ne(identityTokens.tenantId, tenantId)));
-  return (foreign?.count ?? 0) > 0;
+): Promise<void> {
+  let pending = tokens;
+  while (pending.length > 0) {
+    const batch = pending.map((token) => ({
+      guid: token.guid,
+      short_id: token.shortId,
+      consumer_id: token.consumerId,
+      sign_in_type: token.signInType,
+      data: token.data,
+      expires_at: token.expiresAt.toISOString(),
+    }));
+    const inserted = await executeRows<{ guid: string }>(
+      db,
+      sql`
+        INSERT INTO identity_tokens
+          (guid, short_id, consumer_id, tenant_id, source, sign_in_type, data, created_at, expires_at, mailing_id)
+        SELECT r.guid, r.short_id, r.consumer_id, ${common.tenantId}, 'mailing', r.sign_in_type, r.data,
+          ${common.now.toISOString()}::timestamptz, r.expires_at, ${common.mailing}
+        FROM json_to_recordset(${JSON.stringify(batch)}::json) AS r(guid uuid, short_id text, consumer_id bigint,
+          sign_in_type text, data jsonb, expires_at timestamptz)
+        ON CONFLICT DO NOTHING
+        RETURNING guid`,
+    );
+    const done = new Set(inserted.map((row) => row.guid));
+    pending = pending.filter((token) => !done.has(token.guid));
+    for (const token of pending) {
+      token.guid = randomUUID();
+      if (token.shortId !== null) token.shortId = generateShortId();
+    }
+  }
 }
 
 /**
  * Revokes every token of a mailing that is not revoked yet; answers how many and the mailing's
- * tenant, or undefined when no token has that mailing.
+ * tenant, or undefined when no token has that mailing. Servers sharing this database handle stop
+ * serving the tokens at once, other processes within the read cache's few seconds.
  */
 export async function revokeMailingTokens(
   db: Database,
