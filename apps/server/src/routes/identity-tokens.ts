@@ -12,8 +12,8 @@ import type { AppContext } from '../context.ts';
 import { refuse } from '../refusals.ts';
 import type { LinkOpening } from '../services/audit.ts';
 import { createAuditBatcher } from '../services/audit-batch.ts';
-import { isExpired, toWireIdentityToken } from '../services/identity-tokens.ts';
-import { findIdentityTokenCached, type IdentityTokenRecord } from '../stores/identity-tokens.ts';
+import { findLinkToRead, isExpired, toWireIdentityToken } from '../services/identity-tokens.ts';
+import type { IdentityTokenRecord } from '../stores/identity-tokens.ts';
 import { hotReadOptions, keptAnswer } from './hot-read.ts';
 import { authenticate } from './session-http.ts';
 
@@ -58,12 +58,6 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
   }
 
-  async function find(tokenParam: string): Promise<IdentityTokenRecord> {
-    const record = await findIdentityTokenCached(ctx.db, ctx.clock, tokenParam);
-    if (record === null) throw refuse('linkNotFound');
-    return record;
-  }
-
   const linkOpenings = createAuditBatcher((openings: LinkOpening[]) =>
     ctx.audit.recordLinkOpenings(openings),
   );
@@ -84,7 +78,7 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const record = await find(request.params.token);
+        const record = await findLinkToRead(ctx, request.params.token);
         if (request.query.addAction === true) {
           // Past this many openings waiting, a reader waits for the writes: memory stays bounded.
           if (linkOpenings.backlog() >= maxQueuedOpenings) await linkOpenings.idle();
@@ -128,7 +122,7 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const record = await find(request.params.token);
+        const record = await findLinkToRead(ctx, request.params.token);
         if (isExpired(record.token, ctx.clock.now())) {
           throw refuse('linkExpiredOnVerify');
         }

@@ -1,5 +1,14 @@
 import type { ConsumerIdentityToken } from '@entry/domain';
-import type { IdentityTokenRecord } from '../stores/identity-tokens.ts';
+import type { AppContext } from '../context.ts';
+import { refuse } from '../refusals.ts';
+import { findIdentityTokenCached, type IdentityTokenRecord } from '../stores/identity-tokens.ts';
+
+/** A link's token for the public read, through the read cache; 404 LinkNotFound when there is none. */
+export async function findLinkToRead(ctx: AppContext, tokenParam: string): Promise<IdentityTokenRecord> {
+  const record = await findIdentityTokenCached(ctx.db, ctx.clock, tokenParam);
+  if (record === null) throw refuse('linkNotFound');
+  return record;
+}
 
 export function isExpired(token: IdentityTokenRecord['token'], now: Date): boolean {
   return token.expiresAt.getTime() <= now.getTime();
