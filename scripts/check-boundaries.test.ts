@@ -36,6 +36,7 @@ const fixture: Record<string, string> = {
     "export { sql } from 'drizzle-orm';",
     "export type { Database as Db } from '../db/index.ts';",
     "import { rows } from '../stores/rows.ts';",
+    'export const run = (db: Database) => db.transaction(async () => rows);',
     '',
   ].join('\n'),
   'apps/web/package.json': JSON.stringify({ name: '@fixture/web' }),
@@ -203,7 +204,7 @@ describe('findBoundaryViolations', () => {
     ]);
   });
 
-  it('reports a service or route using a statement, a table or the read cache, and nothing for types or stores', async () => {
+  it('reports a service or route using a statement, a table, a transaction or the read cache, and nothing for types or stores', async () => {
     const violations = await findBoundaryViolations(root);
     const query = 'apps/server/src/services/query.ts';
     expect(violations.filter((violation) => violation.rule === 'statements')).toEqual([
@@ -217,6 +218,7 @@ describe('findBoundaryViolations', () => {
         into: 'apps/server/src/stores/read-cache.ts',
       },
       { file: query, line: 6, specifier: 'drizzle-orm', rule: 'statements', into: 'drizzle-orm' },
+      { file: query, line: 9, specifier: 'db.transaction(...)', rule: 'statements', into: 'a transaction' },
     ]);
   });
 

@@ -3,7 +3,7 @@
  * on how it is spelled: a feature folder of an app imports no other feature, nothing outside apps/X
  * imports apps/X except through a package export apps/X declares, the server's layers import
  * only downwards (routes, services, stores, db), and only stores run statements: routes and
- * services use no query builder, table, statement or read cache, only their types. Run by
+ * services use no query builder, table, statement, transaction or read cache, only their types. Run by
  * `npm run lint`.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -82,7 +82,10 @@ function typesOnly(statement: ts.ImportDeclaration | ts.ExportDeclaration): bool
   );
 }
 
-/** A route's or service's imports of what only stores may use (the read cache even for its types). */
+/**
+ * A route's or service's imports of what only stores may use (the read cache even for its types),
+ * and its transactions, which stores open.
+ */
 function statementViolations(
   file: string,
   text: string,
@@ -90,7 +93,27 @@ function statementViolations(
   landing: (specifier: string) => string | undefined,
 ): BoundaryViolation[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
-  return source.statements.flatMap((statement) => {
+  const lineOf = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+  const transactions: BoundaryViolation[] = [];
+  const findTransactions = (node: ts.Node): void => {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      node.expression.name.text === 'transaction'
+    ) {
+      const call = `${node.expression.getText(source)}(...)`;
+      transactions.push({
+        file: importer,
+        line: lineOf(node),
+        specifier: call,
+        rule: 'statements',
+        into: 'a transaction',
+      });
+    }
+    ts.forEachChild(node, findTransactions);
+  };
+  findTransactions(source);
+  const imports = source.statements.flatMap((statement) => {
     if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) return [];
     const specifierNode = statement.moduleSpecifier;
     if (specifierNode === undefined || !ts.isStringLiteral(specifierNode)) return [];
@@ -98,9 +121,9 @@ function statementViolations(
     const into = reservedForStores(specifier, landing(specifier));
     if (into === undefined) return [];
     if (typesOnly(statement) && into !== 'apps/server/src/stores/read-cache.ts') return [];
-    const line = source.getLineAndCharacterOfPosition(statement.getStart(source)).line + 1;
-    return [{ file: importer, line, specifier, rule: 'statements' as const, into }];
+    return [{ file: importer, line: lineOf(statement), specifier, rule: 'statements' as const, into }];
   });
+  return [...imports, ...transactions];
 }
 
 async function sourceFiles(root: string, directory = root): Promise<string[]> {
@@ -240,7 +263,7 @@ const explanations: Record<BoundaryViolation['rule'], string> = {
   layer:
     'the server imports downwards only (routes, services, stores, db); move what both need to the lower layer',
   statements:
-    'only stores run statements and use the read cache; routes and services call a store function (types may be imported)',
+    'only stores run statements and transactions and use the read cache; routes and services call a store function (types may be imported)',
 };
 
 async function main(): Promise<void> {
