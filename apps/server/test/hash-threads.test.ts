@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClientGoneError } from '../src/client-gone.ts';
-import { HashThreads, jobsPerThread } from '../src/services/hash-threads.ts';
+import { HashThreads } from '../src/services/hash-threads.ts';
 import { hashPassword, verifyPassword } from '../src/services/passwords.ts';
 
 /** Small parameters: these tests are about the threads, not the hash's cost. */
@@ -47,17 +47,39 @@ describe('password hashes on threads of their own', () => {
     expect(crossed).toBe(false);
   });
 
-  it('holds two jobs a thread and queues the rest, dropping those whose caller has gone', async () => {
+  it('holds four jobs a thread and queues the rest, dropping those whose caller has gone', async () => {
     const threads = new HashThreads(1);
     const stored = await threads.hash('queued checks', cheap);
     let gone = false;
-    const held = Array.from({ length: jobsPerThread }, () => threads.verify(stored, 'queued checks'));
+    const held = Array.from({ length: 4 }, () => threads.verify(stored, 'queued checks'));
     const abandoned = threads.verify(stored, 'queued checks', () => gone);
     const last = threads.verify(stored, 'queued checks', () => false);
-    expect(threads.queue).toEqual({ waiting: 2, held: 2 });
+    expect(threads.queue).toEqual({ waiting: 2, held: 4 });
     gone = true;
     await expect(abandoned).rejects.toBeInstanceOf(ClientGoneError);
-    await expect(Promise.all([...held, last])).resolves.toEqual([true, true, true]);
+    await expect(Promise.all([...held, last])).resolves.toEqual([true, true, true, true, true]);
     expect(threads.queue).toEqual({ waiting: 0, held: 0 });
+  });
+
+  it('answers the jobs it finds waiting two at a time, in one message, each with its own answer', async () => {
+    const threads = new HashThreads(1);
+    const stored = await threads.hash('paired checks', cheap);
+    // Answers that come in one message settle in one turn of this thread's event loop.
+    let turnsWithAnswers = 0;
+    let inTurn = false;
+    const answered = () => {
+      if (inTurn) return;
+      inTurn = true;
+      turnsWithAnswers += 1;
+      setImmediate(() => {
+        inTurn = false;
+      });
+    };
+    // At least two of the four wait while the thread runs another, whatever the first it gets.
+    const checks = ['paired checks', 'not it', 'paired checks', 'not it either'].map((password) =>
+      threads.verify(stored, password).finally(answered),
+    );
+    await expect(Promise.all(checks)).resolves.toEqual([true, false, true, false]);
+    expect(turnsWithAnswers).toBeLessThan(4);
   });
 });

@@ -16,7 +16,11 @@ type HashJob =
   | { kind: 'hash'; password: string; options: Argon2Options }
   | { kind: 'verify'; storedHash: string; password: string };
 
-/** The thread's code, plain JavaScript so it needs no loader: each job answered in a message of its own. */
+/**
+ * The thread's code, plain JavaScript so it needs no loader. Jobs that have arrived by the time it
+ * is free run two at a time and answer in one message, so the server's thread takes both in one
+ * wake-up (decision record 017).
+ */
 const threadSource = `
 const { parentPort, workerData } = require('node:worker_threads');
 const argon2 = require(workerData.argon2Path);
@@ -31,7 +35,15 @@ const answer = (job) => {
     return { id: job.id, ok: false, error: { name, message, fields: {} } };
   }
 };
-parentPort.on('message', (job) => parentPort.postMessage([answer(job)]));
+const arrived = [];
+const runArrived = () => {
+  while (arrived.length > 0) {
+    parentPort.postMessage(arrived.splice(0, 2).map(answer));
+  }
+};
+parentPort.on('message', (job) => {
+  if (arrived.push(job) === 1) setImmediate(runArrived);
+});
 `;
 
 interface QueuedJob {
@@ -42,10 +54,10 @@ interface QueuedJob {
 }
 
 /**
- * Jobs a thread holds at once: the one it runs and the next, so it never waits for the server's
- * thread between jobs. The rest wait here, where a job whose caller has gone is dropped unhashed.
+ * Jobs a thread holds at once: the two it runs and the next two, so it never waits for the server's
+ * thread between pairs. The rest wait here, where a job whose caller has gone is dropped unhashed.
  */
-export const jobsPerThread = 2;
+export const jobsPerThread = 4;
 
 /**
  * Password hashes on threads of their own, one per core at most, started when needed: on libuv's
