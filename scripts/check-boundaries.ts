@@ -222,10 +222,12 @@ export async function findBoundaryViolations(root: string): Promise<BoundaryViol
     const importer = relative(file);
     const importerFeature = featureOf(importer);
     const importerLayer = layerOf(importer);
+    const landings = new Map<string, string>();
     for (const { fileName: specifier, pos } of ts.preProcessFile(text, true, true).importedFiles) {
       const target = importTarget(file, specifier, workspaces, compilerOptionsOf);
       if (target === undefined) continue;
       const imported = relative(target);
+      landings.set(specifier, imported);
       const targetApp = appOf(imported);
       const targetFeature = featureOf(imported);
       const targetLayer = layerOf(imported);
@@ -247,11 +249,7 @@ export async function findBoundaryViolations(root: string): Promise<BoundaryViol
       }
     }
     if (importerLayer !== undefined && statementFreeLayers.has(path.basename(importerLayer.folder))) {
-      const landing = (specifier: string) => {
-        const target = importTarget(file, specifier, workspaces, compilerOptionsOf);
-        return target === undefined ? undefined : relative(target);
-      };
-      violations.push(...statementViolations(file, text, importer, landing));
+      violations.push(...statementViolations(file, text, importer, (specifier) => landings.get(specifier)));
     }
   }
   return violations.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);

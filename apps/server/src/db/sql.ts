@@ -267,8 +267,13 @@ export function unchangedWritesBatchedByTurn(
   const runAlone = async (caller: UnchangedWrites) => {
     await executePart(db, writesIfUnchanged([caller]));
   };
+  // A caller's shape is the texts of its parts, read without building its statement, which is
+  // built once, when it runs.
+  const textsOf = (parts: readonly StatementPart[]) => parts.map((part) => part.texts.join('$')).join('\n');
+  const shapeOf = (caller: UnchangedWrites) =>
+    `${textsOf([caller.expected, ...caller.changes])}\n--\n${textsOf(caller.additions)}`;
   const inTurns = batchedByTurn<UnchangedWrites, void>({
-    shapeOf: (caller) => writesIfUnchanged([caller]).text,
+    shapeOf,
     rowsOf: (caller) => caller.rows ?? [],
     perStatement: callersPerStatement,
     async runTogether(callers) {

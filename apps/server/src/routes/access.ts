@@ -11,26 +11,21 @@ import { publicOrigin } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { accessTenant } from '../services/access.ts';
 import type { AccessTenant } from '../stores/tenants.ts';
-import { hotReadOptions, keptAnswer } from './hot-read.ts';
+import { hotReadOptions, keptAnswerOf } from './hot-read.ts';
 
 export function accessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const response = { 200: accessResultSchema, 400: errorBodySchema, 404: errorBodySchema };
   /** The answer for each tenant the read cache holds, made once. */
-  const answers = new WeakMap<AccessTenant, AccessResult>();
-  const lookUp = async (by: { subdomain: string } | { customerId: number }) => {
-    const tenant = await accessTenant(ctx, by);
-    let answer = answers.get(tenant);
-    if (answer === undefined) {
-      answer = keptAnswer({
-        subdomain: tenant.subdomain,
-        target: `${publicOrigin(ctx.config, tenant.subdomain)}/c/`,
-        customerId: tenant.id,
-        customerName: tenant.name,
-      });
-      answers.set(tenant, answer);
-    }
-    return answer;
-  };
+  const answerFor = keptAnswerOf(
+    (tenant: AccessTenant): AccessResult => ({
+      subdomain: tenant.subdomain,
+      target: `${publicOrigin(ctx.config, tenant.subdomain)}/c/`,
+      customerId: tenant.id,
+      customerName: tenant.name,
+    }),
+  );
+  const lookUp = async (by: { subdomain: string } | { customerId: number }) =>
+    answerFor(await accessTenant(ctx, by));
 
   return async (app) => {
     app.get(

@@ -6,9 +6,27 @@ const keptJson = new WeakMap<object, string>();
  * public form of its identity tokens), and writes its JSON once: every later request that answers
  * with it skips the serialization.
  */
-export function keptAnswer<T extends object>(answer: T): T {
+function keptAnswer<T extends object>(answer: T): T {
   keptJson.set(Object.freeze(answer), JSON.stringify(answer));
   return answer;
+}
+
+/**
+ * The answer `build` makes of a record the read cache holds, made and kept once for each record:
+ * a record the cache lets go takes its answer with it.
+ */
+export function keptAnswerOf<Record extends object, Answer extends object>(
+  build: (record: Record) => Answer,
+): (record: Record) => Answer {
+  const answers = new WeakMap<Record, Answer>();
+  return (record) => {
+    let answer = answers.get(record);
+    if (answer === undefined) {
+      answer = keptAnswer(build(record));
+      answers.set(record, answer);
+    }
+    return answer;
+  };
 }
 
 const serialize = (data: unknown): string =>

@@ -14,7 +14,7 @@ import type { LinkOpening } from '../services/audit.ts';
 import { createAuditBatcher } from '../services/audit-batch.ts';
 import { findLinkToRead, isExpired, toWireIdentityToken } from '../services/identity-tokens.ts';
 import type { IdentityTokenRecord } from '../stores/identity-tokens.ts';
-import { hotReadOptions, keptAnswer } from './hot-read.ts';
+import { hotReadOptions, keptAnswerOf } from './hot-read.ts';
 import { authenticate } from './session-http.ts';
 
 /** Link openings waiting to be written before readers start to wait for them. */
@@ -37,15 +37,7 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   }
 
   /** The answer without payment data, made once for each record the read cache holds. */
-  const publicAnswers = new WeakMap<IdentityTokenRecord, ConsumerIdentityToken>();
-  function publicAnswer(record: IdentityTokenRecord): ConsumerIdentityToken {
-    let answer = publicAnswers.get(record);
-    if (answer === undefined) {
-      answer = keptAnswer(toWireIdentityToken(record, false));
-      publicAnswers.set(record, answer);
-    }
-    return answer;
-  }
+  const publicAnswer = keptAnswerOf((record: IdentityTokenRecord) => toWireIdentityToken(record, false));
 
   /** Without a bearer token (every letter link's first read) the kept answer, with no promise to wait on. */
   function answerFor(

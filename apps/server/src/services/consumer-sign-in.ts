@@ -220,38 +220,30 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
     });
     if ('retryAfterMs' in paid) {
       await revokeSession(db, sessionId, codeMailLimitCause, now);
-      await auditSessionEnd(pending.consumerId, sessionId, codeMailLimitCause, tenant, ip);
+      await auditSessionEnds(pending.consumerId, [sessionId], codeMailLimitCause, tenant, ip);
       throw tooManyCodeMails(paid.retryAfterMs);
     }
-    await auditEarlierPendingEnds(pending.consumerId, paid.ended, tenant, ip);
+    await auditSessionEnds(pending.consumerId, paid.ended, earlierPendingEndCause, tenant, ip);
   }
 
-  const auditSessionEnd = (
+  /** The audit rows of a consumer's sessions that a lookup ended, in one insert. */
+  const auditSessionEnds = (
     consumerId: number,
-    sessionId: string,
+    sessionIds: readonly string[],
     cause: string,
     tenant: SignInTenant,
     ip: string,
   ) =>
-    audit.record({
-      event: 'consumer.session.end',
-      outcome: 'revoked',
-      actor: `consumer:${consumerId}`,
-      tenantId: tenant.id,
-      ip,
-      detail: { sessionId, cause },
-    });
-
-  async function auditEarlierPendingEnds(
-    consumerId: number,
-    ended: string[],
-    tenant: SignInTenant,
-    ip: string,
-  ) {
-    for (const sessionId of ended) {
-      await auditSessionEnd(consumerId, sessionId, earlierPendingEndCause, tenant, ip);
-    }
-  }
+    audit.recordMany(
+      sessionIds.map((sessionId) => ({
+        event: 'consumer.session.end',
+        outcome: 'revoked',
+        actor: `consumer:${consumerId}`,
+        tenantId: tenant.id,
+        ip,
+        detail: { sessionId, cause },
+      })),
+    );
 
   /** Turns a verification that did not succeed into its audit rows and its error. */
   async function refuseVerification(
@@ -364,7 +356,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       const { reserved, session } = opened;
       if (pending === null) {
         const ended = await endEarlierPendingSessions(db, result.consumer.id, reserved.id, now);
-        await auditEarlierPendingEnds(result.consumer.id, ended, tenant, ip);
+        await auditSessionEnds(result.consumer.id, ended, earlierPendingEndCause, tenant, ip);
       } else {
         await sendCode(pending, reserved.id, tenant, ip, now);
       }

@@ -12,7 +12,6 @@ import {
   insertResetToken,
   type PasswordChangeEnded,
   recordRightPassword,
-  recordRightPasswordWith,
   recordWrongPassword,
   reserveAttempt,
   type StaffUser,
@@ -152,7 +151,7 @@ export async function staffSignIn(
   const user = await checkPassword(check);
   const actor = `${kind}:${user.id}`;
   if (await passwordExpired(ctx, user)) {
-    if ((await recordRightPassword(ctx.db, user)) === undefined) return refuseChangedDuringCheck(check, user);
+    if (!(await recordRightPassword(ctx.db, user))) return refuseChangedDuringCheck(check, user);
     await ctx.audit.record({
       event,
       outcome: 'failure',
@@ -181,7 +180,7 @@ export async function staffSignIn(
     ip,
     detail: { sessionId: reserved.id },
   });
-  if (!(await recordRightPasswordWith(ctx.db, user, [...reserved.inserts(session), audited]))) {
+  if (!(await recordRightPassword(ctx.db, user, [...reserved.inserts(session), audited]))) {
     return refuseChangedDuringCheck(check, user);
   }
   return reserved.firstPair(session, {

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
-import { emailSubscriptions, tenants } from '../db/schema.ts';
+import { emailSubscriptions } from '../db/schema.ts';
+import { findTenantById } from './tenants.ts';
 
 /**
  * Email subscriptions: every statement on `email_subscriptions`. One record per tenant and
@@ -16,11 +17,6 @@ export interface SubscriptionKey {
   emailAddress: string;
 }
 
-async function tenantExists(db: Pick<Database, 'select'>, tenantId: number): Promise<boolean> {
-  const [row] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId));
-  return row !== undefined;
-}
-
 const keyCondition = (key: SubscriptionKey) =>
   and(eq(emailSubscriptions.tenantId, key.tenantId), eq(emailSubscriptions.emailAddress, key.emailAddress));
 
@@ -30,7 +26,7 @@ export async function findOrCreateSubscriptionRow(
   key: SubscriptionKey,
   now: Date,
 ): Promise<SubscriptionRow | null> {
-  if (!(await tenantExists(db, key.tenantId))) return null;
+  if ((await findTenantById(db, key.tenantId)) === undefined) return null;
   await db
     .insert(emailSubscriptions)
     .values({
@@ -52,7 +48,7 @@ export async function setUnsubscribed(
   now: Date,
 ): Promise<{ row: SubscriptionRow; changed: boolean } | null> {
   return db.transaction(async (tx) => {
-    if (!(await tenantExists(tx, key.tenantId))) return null;
+    if ((await findTenantById(tx, key.tenantId)) === undefined) return null;
     const [created] = await tx
       .insert(emailSubscriptions)
       .values({

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { type LaunchKind, launchTokens } from '../db/schema.ts';
 import { executePart, sqlPart } from '../db/sql.ts';
-import { endingCause, type GroundsAt } from './sessions.ts';
+import { endingCause, type GroundsAt, instant } from './sessions.ts';
 
 /** Admins' launch tokens: every statement on `launch_tokens`. */
 
@@ -44,7 +44,7 @@ export async function claimLaunchToken(
   hash: string,
   grounds: GroundsAt,
 ): Promise<ClaimedLaunch | undefined> {
-  const now = sqlPart`${grounds.now.toISOString()}::timestamptz`;
+  const now = instant(grounds.now);
   const [row] = await executePart<ClaimedLaunchRow>(
     db,
     sqlPart`UPDATE launch_tokens SET used_at = ${now}
@@ -52,11 +52,7 @@ export async function claimLaunchToken(
         AND EXISTS (
           SELECT 1 FROM sessions s JOIN staff_users u ON u.id = s.staff_user_id
           WHERE s.id = launch_tokens.admin_session_id AND s.revoked_at IS NULL AND NOT u.disabled
-            AND (${endingCause({
-              now,
-              startedAfter: sqlPart`${grounds.startedAfter.toISOString()}::timestamptz`,
-              pendingStartedAfter: sqlPart`${grounds.pendingStartedAfter.toISOString()}::timestamptz`,
-            })}) IS NULL
+            AND (${endingCause(grounds)}) IS NULL
         )
       RETURNING admin_id::text AS admin_id, tenant_id, kind, admin_session_id::text AS admin_session_id`,
   );

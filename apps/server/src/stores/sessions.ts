@@ -62,40 +62,30 @@ export interface GroundsAt {
   pendingStartedAfter: Date;
 }
 
+/** An instant as an SQL value. */
+export const instant = (at: Date): StatementPart => sqlPart`${at.toISOString()}::timestamptz`;
+
 /**
- * The cause that has ended session `s` although nobody revoked it, or NULL while its grounds hold:
- * its age, the admin session that launched it, the link it was opened with (decision record 020).
- * The instants are SQL expressions: values, or columns of the statement it goes in.
+ * The cause that has ended session `s` although nobody revoked it, or NULL while its grounds hold
+ * at `grounds`: its age, the admin session that launched it, the link it was opened with
+ * (decision record 020).
  */
-export function endingCause(at: {
-  now: StatementPart;
-  startedAfter: StatementPart;
-  pendingStartedAfter: StatementPart;
-}): StatementPart {
+export function endingCause(grounds: GroundsAt): StatementPart {
+  const startedAfter = instant(grounds.startedAfter);
   return sqlPart`CASE
-    WHEN s.has_restricted_access AND s.created_at <= ${at.pendingStartedAfter} THEN 'mfa-pending-expired'
-    WHEN s.created_at <= ${at.startedAfter} THEN 'session-max-age'
+    WHEN s.has_restricted_access AND s.created_at <= ${instant(grounds.pendingStartedAfter)} THEN 'mfa-pending-expired'
+    WHEN s.created_at <= ${startedAfter} THEN 'session-max-age'
     WHEN s.launched_by_session_id IS NOT NULL AND NOT EXISTS (
       SELECT 1 FROM sessions p WHERE p.id = s.launched_by_session_id AND p.revoked_at IS NULL
-        AND p.created_at > ${at.startedAfter}
+        AND p.created_at > ${startedAfter}
     ) THEN 'launching-session-ended'
     WHEN s.identity_token_guid IS NOT NULL THEN (
       SELECT CASE WHEN it.revoked_at IS NOT NULL THEN 'link-revoked'
-        WHEN it.expires_at <= ${at.now} THEN 'link-expired' END
+        WHEN it.expires_at <= ${instant(grounds.now)} THEN 'link-expired' END
       FROM identity_tokens it WHERE it.guid = s.identity_token_guid
     )
   END`;
 }
-
-const instant = (at: Date) => sqlPart`${at.toISOString()}::timestamptz`;
-
-/** `endingCause` at the instants of `grounds`. */
-const endingCauseAt = (grounds: GroundsAt) =>
-  endingCause({
-    now: instant(grounds.now),
-    startedAfter: instant(grounds.startedAfter),
-    pendingStartedAfter: instant(grounds.pendingStartedAfter),
-  });
 
 /**
  * The one insert of a refresh token, of the session `sessionId` (an SQL expression), once for each
@@ -281,7 +271,7 @@ function refreshClauses(input: RotationInput, index: number): StatementPart {
       t.rotated_at IS NULL AS unrotated,
       t.rotated_at >= ${input.graceStart.toISOString()}::timestamptz AS in_grace,
       t.expires_at > ${now}::timestamptz AND s.revoked_at IS NULL AND s.scope = ${input.scope}::text
-        AND NOT s.has_restricted_access AND (${endingCauseAt(input.grounds)}) IS NULL AS usable
+        AND NOT s.has_restricted_access AND (${endingCause(input.grounds)}) IS NULL AS usable
     FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
     WHERE t.hash = ${input.hash}::text
   ),
@@ -337,7 +327,7 @@ export async function findLiveSession(
   const [row] = await executePart<SessionColumnsRow>(
     db,
     sqlPart`SELECT ${fixedText(sessionColumnsText)} FROM sessions s
-  WHERE s.id = ${sessionId}::uuid AND s.revoked_at IS NULL AND (${endingCauseAt(grounds)}) IS NULL`,
+  WHERE s.id = ${sessionId}::uuid AND s.revoked_at IS NULL AND (${endingCause(grounds)}) IS NULL`,
   );
   return row === undefined ? undefined : toStored(row);
 }
@@ -452,19 +442,18 @@ export async function endSessionsWithoutGrounds(
   candidates: EndingCandidates,
   grounds: GroundsAt,
 ): Promise<EndedSession[]> {
-  const ids = (column: string) =>
-    'sessionIds' in candidates
-      ? sqlPart`${fixedText(column)} = ANY(string_to_array(${candidates.sessionIds.join(',')}::text, ',')::uuid[])`
-      : fixedText('false');
-  const among =
-    'sessionIds' in candidates
-      ? sqlPart`(${ids('s.id')} OR ${ids('s.launched_by_session_id')})`
-      : sqlPart`s.created_at > ${instant(grounds.startedAfter)} AND s.identity_token_guid IN (
+  let among: StatementPart;
+  if ('sessionIds' in candidates) {
+    const ids = sqlPart`string_to_array(${candidates.sessionIds.join(',')}::text, ',')::uuid[]`;
+    among = sqlPart`(s.id = ANY(${ids}) OR s.launched_by_session_id = ANY(${ids}))`;
+  } else {
+    among = sqlPart`s.created_at > ${instant(grounds.startedAfter)} AND s.identity_token_guid IN (
           SELECT guid FROM identity_tokens WHERE mailing_id = ${candidates.mailing}::text)`;
+  }
   const rows = await executePart<EndedSessionRow>(
     db,
     sqlPart`WITH judged AS (
-        SELECT s.id, ${endingCauseAt(grounds)} AS cause
+        SELECT s.id, ${endingCause(grounds)} AS cause
         FROM sessions s WHERE s.revoked_at IS NULL AND ${among}
       )
       UPDATE sessions SET revoked_at = ${instant(grounds.now)}, revoked_reason = judged.cause
@@ -486,21 +475,22 @@ export async function endSessionsWithoutGrounds(
 }
 
 /**
- * Deletes sessions that ended before the cutoff, `limit` at most; answers how many: revoked, or with no refresh token that outlives it (a
- * session is only renewed through one). Its refresh tokens and codes go in the same statement: none
- * can be written for an ended session, which no refresh or code step accepts.
+ * Deletes sessions that ended before `cutoff`, `limit` at most: revoked, or with no refresh token
+ * that outlives it (a session is only renewed through one); answers how many. Their refresh tokens
+ * and codes go in the same statement: none can be written for an ended session.
  * `SKIP LOCKED`: instances pruning at the same time each take other rows, and a session a sign-in
  * is writing is left for the next run.
  */
 export async function deleteSessionsEndedBefore(db: Database, cutoff: Date, limit: number): Promise<number> {
+  const before = instant(cutoff);
   const deleted = await executePart<{ deleted: number }>(
     db,
     sqlPart`
   WITH ended AS (
     SELECT s.id FROM sessions s
-    WHERE s.created_at < ${cutoff.toISOString()}::timestamptz
-      AND (s.revoked_at < ${cutoff.toISOString()}::timestamptz
-        OR NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.session_id = s.id AND t.expires_at >= ${cutoff.toISOString()}::timestamptz))
+    WHERE s.created_at < ${before}
+      AND (s.revoked_at < ${before}
+        OR NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.session_id = s.id AND t.expires_at >= ${before}))
     LIMIT ${limit}::integer
     FOR UPDATE OF s SKIP LOCKED
   ),

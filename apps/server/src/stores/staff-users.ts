@@ -123,38 +123,20 @@ export async function recordWrongPassword(
   return locked.lockedUntil;
 }
 
-/**
- * A right password ends the run of failures only when no attempt was reserved after it; otherwise
- * it gives back its own place alone, so attempts still in flight stay paid for. A lock is never
- * touched: while locked the count stays at nought. Answers the user's row, or nothing when the
- * user was disabled or the password changed during the check.
- */
-export async function recordRightPassword(db: Database, reserved: StaffUser): Promise<StaffUser | undefined> {
-  const [user] = await db
-    .update(staffUsers)
-    .set({
-      failedCount: sql`CASE WHEN ${staffUsers.failedCount} = ${reserved.failedCount} THEN 0 ELSE GREATEST(${staffUsers.failedCount} - 1, 0) END`,
-    })
-    .where(asChecked(reserved))
-    .returning();
-  return user;
-}
-
-/**
- * Each database's writer of right passwords with what they lead to: those of one turn share a
- * statement when they are of different users (decision record 018).
- */
+/** Each database's writer of right passwords: those of one turn share a statement when they are of different users (decision record 018). */
 const rightPasswordWritesOf = oncePerHandle((db) => unchangedWritesBatchedByTurn(db, 4));
 
 /**
- * `recordRightPassword` in one statement with `writes` (the session it opens, its audit row): all
- * of it commits together, or nothing, answered false, when the user was disabled or the password
- * changed during the check.
+ * A right password ends the run of failures only when no attempt was reserved after it; otherwise
+ * it gives back its own place alone, so attempts still in flight stay paid for. A lock is never
+ * touched: while locked the count stays at nought. `writes` (the session it opens, its audit row)
+ * commit in the same statement; nothing does, answered false, when the user was disabled or the
+ * password changed during the check.
  */
-export async function recordRightPasswordWith(
+export async function recordRightPassword(
   db: Database,
   reserved: StaffUser,
-  writes: readonly StatementPart[],
+  writes: readonly StatementPart[] = [],
 ): Promise<boolean> {
   try {
     await rightPasswordWritesOf(db)({

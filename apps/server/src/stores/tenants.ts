@@ -74,11 +74,7 @@ export async function insertTenant(
   firstId: number,
 ): Promise<TenantRow | { taken: 'subdomain' } | { taken: 'id'; id: number }> {
   return db.transaction(async (tx) => {
-    const [bySubdomain] = await tx
-      .select({ id: tenants.id })
-      .from(tenants)
-      .where(eq(tenants.subdomain, row.subdomain));
-    if (bySubdomain !== undefined) return { taken: 'subdomain' };
+    if ((await findTenantBySubdomain(tx, row.subdomain)) !== undefined) return { taken: 'subdomain' };
     let id = row.id;
     if (id === undefined) {
       const [next] = await tx
@@ -86,8 +82,7 @@ export async function insertTenant(
         .from(tenants);
       id = Number(next?.next ?? firstId);
     } else {
-      const [byId] = await tx.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, id));
-      if (byId !== undefined) return { taken: 'id', id };
+      if ((await findTenantById(tx, id)) !== undefined) return { taken: 'id', id };
     }
     const [inserted] = await tx
       .insert(tenants)
