@@ -69,9 +69,20 @@ export async function reserveAttempt(
   policy: LockPolicy,
   now: Date,
 ): Promise<StaffUser | undefined> {
-  const quietSince = new Date(now.getTime() - quietResetMs).toISOString();
-  const quiet = sql`(${staffUsers.lastFailureAt} IS NOT NULL AND ${staffUsers.lastFailureAt} <= ${quietSince}::timestamptz)`;
-  const [reserved] = await db
+  const [reserved] = await reservationFor(db).execute({
+    ...user,
+    now: now.toISOString(),
+    quietSince: new Date(now.getTime() - quietResetMs).toISOString(),
+    threshold: policy.threshold,
+  });
+  return reserved;
+}
+
+/** The reservation's update, built once and prepared once per connection on PostgreSQL. */
+const reservationFor = oncePerHandle((db) => {
+  const quiet = sql`(${staffUsers.lastFailureAt} IS NOT NULL AND ${staffUsers.lastFailureAt} <= ${sql.placeholder('quietSince')}::timestamptz)`;
+  const now = sql`${sql.placeholder('now')}::timestamptz`;
+  return db
     .update(staffUsers)
     .set({
       failedCount: sql`CASE WHEN ${quiet} THEN 1 ELSE ${staffUsers.failedCount} + 1 END`,
@@ -80,16 +91,16 @@ export async function reserveAttempt(
     })
     .where(
       and(
-        eq(staffUsers.kind, user.kind),
-        eq(staffUsers.username, user.username),
+        eq(staffUsers.kind, sql.placeholder('kind')),
+        eq(staffUsers.username, sql.placeholder('username')),
         eq(staffUsers.disabled, false),
-        notLockedAt(now),
-        or(quiet, lt(staffUsers.failedCount, policy.threshold)),
+        or(isNull(staffUsers.lockedUntil), lte(staffUsers.lockedUntil, now)),
+        or(quiet, lt(staffUsers.failedCount, sql`${sql.placeholder('threshold')}::integer`)),
       ),
     )
-    .returning();
-  return reserved;
-}
+    .returning()
+    .prepare('entry_reserve_attempt');
+});
 
 /** The row a reserved attempt was checked against, while the user is enabled and has that password. */
 const asChecked = (reserved: StaffUser) =>
