@@ -3,10 +3,10 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type DatabaseHandle, openDatabase } from './db/index.ts';
+import { installDatabaseOutageGuard } from './dependency-outages.ts';
 import { handleError } from './errors.ts';
 import { redactedLogPaths, redactUrl } from './log-redaction.ts';
 import { refuse } from './refusals.ts';
@@ -15,13 +15,13 @@ import { OneLinePerRequest, requestLogger } from './request-log.ts';
 import { routePlugins } from './routes/index.ts';
 import { installSecurityHeaders } from './security-headers.ts';
 import { createAuditLog } from './services/audit.ts';
+import { connectFailureCounts } from './services/failure-counts-fallback.ts';
 import { loadSigningKeys } from './services/keys.ts';
 import { createConsoleMailer, createMailService, createSmtpMailer, type Mailer } from './services/mail.ts';
 import {
   type FailureCountStore,
   installFailureLimiter,
   MemoryFailureCountStore,
-  RedisFailureCountStore,
 } from './services/rate-limit.ts';
 import { startPruning } from './services/retention.ts';
 import { resolvePepper } from './services/secrets.ts';
@@ -115,11 +115,19 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
-  database.onBackgroundError((error, what) => app.log.error({ err: error }, what));
+  const { availability, reportBackgroundError } = installDatabaseOutageGuard(app, database);
 
-  let redis: Redis | undefined;
+  let sharedCounts: Awaited<ReturnType<typeof connectFailureCounts>> | undefined;
   try {
     const clock = config.clock;
+    let failureStore = deps.failureStore;
+    if (failureStore === undefined && config.redisUrl !== undefined) {
+      sharedCounts = await connectFailureCounts(config.redisUrl, (reason) => {
+        if (reason === undefined) app.log.warn('failure counts are shared through Redis again');
+        else app.log.warn({ reason }, "Redis unreachable: failure counts kept in this instance's memory");
+      });
+      failureStore = sharedCounts.store;
+    }
     const audit = createAuditLog(database.db, clock);
     const keys = await loadSigningKeys(database.db, config);
     const sessions = createSessionService({ db: database.db, config, keys, audit });
@@ -133,7 +141,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       config,
       clock,
       mailer,
-      onError: (error) => app.log.error({ err: error }, 'mail delivery failed'),
+      onError: (error) => reportBackgroundError(error, 'mail delivery failed'),
     });
     const ctx: AppContext = {
       config,
@@ -145,14 +153,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       mail,
       pepper,
       subscriptionKey: subscriptionTokenKey(pepper),
+      dependencies: {
+        databaseUnavailable: () => availability.unavailable,
+        sharedCountersUnavailable: () => sharedCounts?.store.awayReason,
+      },
     };
     app.decorate('ctx', ctx);
 
-    let failureStore = deps.failureStore;
-    if (failureStore === undefined && config.redisUrl !== undefined) {
-      redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
-      failureStore = new RedisFailureCountStore(redis, 'entry:');
-    }
     installFailureLimiter(app, {
       store: failureStore ?? new MemoryFailureCountStore(),
       limit: config.rateLimitFailures,
@@ -266,18 +273,18 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
     mail.startRetries();
     const stopPruning = startPruning(database.db, clock, (error) =>
-      app.log.error({ err: error }, 'deleting ended sessions and sent mail failed'),
+      reportBackgroundError(error, 'deleting ended sessions and sent mail failed'),
     );
     app.addHook('onClose', async () => {
       mail.stop();
       await mail.idle();
       await stopPruning();
-      if (redis !== undefined) redis.disconnect();
+      sharedCounts?.close();
       if (ownsDatabase) await database.close();
     });
     return app;
   } catch (error) {
-    if (redis !== undefined) redis.disconnect();
+    sharedCounts?.close();
     if (ownsDatabase) await database.close();
     throw error;
   }

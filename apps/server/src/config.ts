@@ -17,6 +17,10 @@ export interface Config {
   publicPort: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** How long start-up waits for PostgreSQL to answer before it gives up. */
+  databaseWaitSeconds: number;
+  /** PostgreSQL's bound on one statement; a request past it is answered 503. */
+  databaseStatementTimeoutMs: number;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -75,6 +79,9 @@ const markerList = z
   )
   .refine((markers) => markers.length > 0, 'must name at least one marker');
 
+/** The database settings' defaults, for callers that open a database without a whole Config. */
+export const databaseDefaults = { waitSeconds: 30, statementTimeoutMs: 10_000 } as const;
+
 const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
 
 const environmentSchema = z.object({
@@ -104,6 +111,11 @@ const environmentSchema = z.object({
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
       .optional(),
+  ),
+  DATABASE_WAIT_SECONDS: z.preprocess(blankToUndefined, positiveInt.default(databaseDefaults.waitSeconds)),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.preprocess(
+    blankToUndefined,
+    positiveInt.default(databaseDefaults.statementTimeoutMs),
   ),
   REDIS_URL: z.preprocess(
     blankToUndefined,
@@ -183,6 +195,8 @@ export function loadConfig(
     publicPort,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
+    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `no-reply@${e.PUBLIC_DOMAIN}`,

@@ -1,5 +1,6 @@
 import type { Clock, Config } from './config.ts';
 import type { Database } from './db/index.ts';
+import type { DependencyStatus } from './dependency-outages.ts';
 import type { AuditLog } from './services/audit.ts';
 import type { SigningKeys } from './services/keys.ts';
 import type { MailService } from './services/mail.ts';
@@ -21,6 +22,8 @@ export interface AppContext {
   pepper: string;
   /** Signs the email-subscription tokens; derived from the pepper. */
   subscriptionKey: Buffer;
+  /** Whether the database and the shared failure counts answer (the readiness probe reads it). */
+  dependencies: DependencyStatus;
 }
 
 declare module 'fastify' {

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ClientGoneError, clientClosedRequest } from './client-gone.ts';
+import { isDatabaseOutage } from './db/availability.ts';
+import { databaseUnavailableRefusal } from './dependency-outages.ts';
 import { ApiError, type FieldError, refusals, refuse } from './refusals.ts';
 
 function validationErrors(error: FastifyError): FieldError[] {
@@ -20,6 +22,7 @@ function validationErrors(error: FastifyError): FieldError[] {
 /** Maps every failure to the error body; a 5xx never carries details or a stack trace. */
 export function toApiError(error: FastifyError | Error): ApiError {
   if (error instanceof ApiError) return error;
+  if (isDatabaseOutage(error)) return databaseUnavailableRefusal();
   const fastifyError = error as FastifyError;
   if (hasZodFastifySchemaValidationErrors(fastifyError)) {
     return refuse('invalidValue', { errors: validationErrors(fastifyError) });
@@ -54,7 +57,8 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
     return reply.send();
   }
   const apiError = toApiError(error);
-  if (apiError.status >= 500) {
+  // A refusal is deliberate, and an outage of the database is logged once where it is noticed.
+  if (apiError.status >= 500 && !(error instanceof ApiError) && !isDatabaseOutage(error)) {
     request.log.error({ err: error, reqId: request.id }, 'unexpected error');
   }
   if (apiError.retryAfterSeconds !== undefined)

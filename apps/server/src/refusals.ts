@@ -356,6 +356,11 @@ export const refusals = {
     errorCode: 'ServiceUnavailable',
     message: 'The server is not ready to take requests.',
   },
+  databaseUnavailable: {
+    status: 503,
+    errorCode: 'ServiceUnavailable',
+    message: 'The service is briefly unavailable. Please try again in a moment.',
+  },
   unknown: {
     status: 500,
     errorCode: 'Unknown',

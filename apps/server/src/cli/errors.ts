@@ -1,12 +1,14 @@
 import { StaleBuildError } from '../build-check.ts';
 import { ConfigError } from '../config.ts';
 import { DataDirInUseError } from '../db/data-dir-lock.ts';
+import { DatabaseStartError } from '../db/postgres-wait.ts';
 
 /** The message a person can act on for a failure at start, or undefined for an unexpected one. */
 export function startFailureMessage(error: unknown): string | undefined {
   if (
     error instanceof ConfigError ||
     error instanceof DataDirInUseError ||
+    error instanceof DatabaseStartError ||
     error instanceof StaleBuildError
   ) {
     return error.message;

@@ -5,10 +5,11 @@ import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import type { Config } from '../config.ts';
+import { type Config, databaseDefaults } from '../config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { startEmbeddedVacuum } from './embedded-vacuum.ts';
 import type { PgliteThread } from './pglite-thread.ts';
+import { waitForPostgres } from './postgres-wait.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -32,6 +33,8 @@ export interface DatabaseHandle {
    * PostgreSQL connection, a failed vacuum of the embedded database; `what` says which.
    */
   onBackgroundError(listener: BackgroundErrorListener): void;
+  /** Asks the database something trivial; rejects while it cannot answer. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -87,8 +90,18 @@ async function migratePglite(client: PgliteThread): Promise<string[]> {
   });
 }
 
-async function migratePostgres(pool: pg.Pool): Promise<string[]> {
-  const client = await pool.connect();
+/**
+ * Bounded waits on PostgreSQL, so a frozen or unreachable database fails requests instead of
+ * holding them: a pooled connection must be had within this, and a statement answered within
+ * DATABASE_STATEMENT_TIMEOUT_MS (the server's own bound) plus the grace (the client's, for a
+ * server too frozen to cancel anything).
+ */
+export const postgresTimeouts = { acquireMs: 3000, answerGraceMs: 2000 } as const;
+
+/** Migrations run on a connection of their own, without the request timeouts. */
+async function migratePostgres(connectionString: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [migrationLockId]);
@@ -110,7 +123,7 @@ async function migratePostgres(pool: pg.Pool): Promise<string[]> {
     await client.query('ROLLBACK');
     throw error;
   } finally {
-    client.release();
+    await client.end();
   }
 }
 
@@ -123,19 +136,25 @@ const reportToStderr: BackgroundErrorListener = (error, what) => {
  * (locked against a second process, and vacuumed by this process: see embedded-vacuum.ts), and
  * applies the pending migrations.
  */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<DatabaseHandle> {
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> &
+    Partial<Pick<Config, 'databaseWaitSeconds' | 'databaseStatementTimeoutMs'>>,
+): Promise<DatabaseHandle> {
   if (config.databaseUrl !== undefined) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    const statementTimeoutMs = config.databaseStatementTimeoutMs ?? databaseDefaults.statementTimeoutMs;
+    await waitForPostgres(config.databaseUrl, config.databaseWaitSeconds ?? databaseDefaults.waitSeconds);
+    await migratePostgres(config.databaseUrl);
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: postgresTimeouts.acquireMs,
+      statement_timeout: statementTimeoutMs,
+      query_timeout: statementTimeoutMs + postgresTimeouts.answerGraceMs,
+    });
     // An idle connection the database drops (a restart, a failover) must not end the process: the
     // pool replaces it on the next query, so the error is only reported.
     let backgroundErrorListener = reportToStderr;
     pool.on('error', (error) => backgroundErrorListener(error, 'database connection lost'));
-    try {
-      await migratePostgres(pool);
-    } catch (error) {
-      await pool.end();
-      throw error;
-    }
     const db = drizzlePg(pool, { schema });
     runners.set(db, async (statement, values) => {
       const result = await pool.query({ name: statement.name, text: statement.text, values });
@@ -146,6 +165,9 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       kind: 'postgres',
       onBackgroundError: (listener) => {
         backgroundErrorListener = listener;
+      },
+      ping: async () => {
+        await pool.query('SELECT 1');
       },
       close: () => pool.end(),
     };
@@ -181,6 +203,9 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       kind: 'pglite',
       onBackgroundError: (listener) => {
         backgroundErrorListener = listener;
+      },
+      ping: async () => {
+        await client.query('SELECT 1');
       },
       close: async () => {
         await stopVacuum();

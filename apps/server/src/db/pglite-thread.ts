@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import { runsFromBuild } from '../build-check.ts';
 import { deserializeError, ThreadCalls, type ThreadReply } from '../thread-calls.ts';
+import { DatabaseUnavailableError } from './availability.ts';
 import type { PgliteRequest, PgliteThreadOptions } from './pglite-protocol.ts';
 
 /** What a statement answers, as far as it crosses threads. */
@@ -26,6 +27,13 @@ const workerBootstrap = runsFromBuild
   ? `import(${JSON.stringify(new URL('./db/pglite-worker.js', import.meta.url).href)})`
   : `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
   .then(({ register }) => { register(); return import(${JSON.stringify(import.meta.resolve('./pglite-worker.ts'))}); })`;
+
+/**
+ * Calls waiting for the thread past which new work is refused (503) instead of queued: a request
+ * that would wait behind this many statements is better told to come back. Work inside a
+ * transaction already begun is never refused, so no transaction is left open.
+ */
+export const maxWaitingCalls = 2000;
 
 /**
  * PGlite on a thread of its own: it runs PostgreSQL synchronously, so on the server's thread no
@@ -100,16 +108,23 @@ export class PgliteThread implements PgliteQueries {
     return this.#call({ op: 'exec', text, transaction }) as Promise<ThreadResults<unknown>[]>;
   }
 
+  /** Refuses new work while the thread has too much waiting. */
+  #admit(): Promise<never> | undefined {
+    if (this.#calls.pending < maxWaitingCalls) return undefined;
+    return Promise.reject(new DatabaseUnavailableError('The embedded database has too much work waiting.'));
+  }
+
   query<Row>(text: string, params?: unknown[], options?: QueryOptions): Promise<ThreadResults<Row>> {
-    return this.#query(undefined, text, params, options);
+    return this.#admit() ?? this.#query(undefined, text, params, options);
   }
 
   exec(text: string): Promise<ThreadResults<unknown>[]> {
-    return this.#exec(undefined, text);
+    return this.#admit() ?? this.#exec(undefined, text);
   }
 
   /** Runs `work` in one transaction: committed when it returns, rolled back when it throws. */
   async transaction<T>(work: (queries: PgliteQueries) => Promise<T>): Promise<T> {
+    await this.#admit();
     const transaction = (await this.#call({ op: 'begin' })) as number;
     const queries: PgliteQueries = {
       query: (text, params, options) => this.#query(transaction, text, params, options),

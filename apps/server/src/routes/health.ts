@@ -6,11 +6,12 @@ import { createReadinessCheck } from '../services/health.ts';
 
 /**
  * Probes for load balancers and orchestrators: liveness (`/api/health`, the process answers) and
- * readiness (`/api/ready`, the database answers and has every migration this build ships).
+ * readiness (`/api/ready`, the database answers and has every migration this build ships; ready
+ * but `degraded`, with its reasons, while the failure counts cannot be shared through Redis).
  */
 
 export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const checkReadiness = createReadinessCheck(ctx.db);
+  const checkReadiness = createReadinessCheck(ctx.db, ctx.dependencies);
   const probe = { logLevel: 'warn' } as const;
 
   return async (app) => {
@@ -32,13 +33,18 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         ...probe,
         schema: {
           tags: ['operations'],
-          response: { 200: z.object({ status: z.literal('ready') }), 503: errorBodySchema },
+          response: {
+            200: z.discriminatedUnion('status', [
+              z.object({ status: z.literal('ready') }),
+              z.object({ status: z.literal('degraded'), reasons: z.array(z.string()) }),
+            ]),
+            503: errorBodySchema,
+          },
         },
       },
       async (_request, reply) => {
         reply.header('Cache-Control', 'no-store');
-        await checkReadiness();
-        return { status: 'ready' as const };
+        return checkReadiness();
       },
     );
   };

@@ -71,9 +71,33 @@ export function retryAfterSeconds(taken: Taken, limit: number, now: Date): numbe
   return Math.max(1, Math.ceil(waitMs / 1000));
 }
 
+/** Units kept for one key in one fixed window, as moved between stores. */
+export interface KeptUnits {
+  key: string;
+  window: number;
+  units: number;
+}
+
 /** Costs the same per attempt whatever the number of addresses: old windows are dropped whole. */
 export class MemoryFailureCountStore implements FailureCountStore {
   readonly #windows = new Map<number, Map<string, number>>();
+
+  /** Everything kept, which the store then forgets. */
+  takeAll(): KeptUnits[] {
+    const kept = [...this.#windows].flatMap(([window, counts]) =>
+      [...counts].map(([key, units]) => ({ key, window, units })),
+    );
+    this.#windows.clear();
+    return kept;
+  }
+
+  /** Keeps `kept` again, on top of what the store holds. */
+  addAll(kept: readonly KeptUnits[]): void {
+    for (const { key, window, units } of kept) {
+      const counts = this.#countsOf(window);
+      counts.set(key, (counts.get(key) ?? 0) + units);
+    }
+  }
 
   async take(key: string, now: Date): Promise<Taken> {
     const window = windowIndex(now);
@@ -139,6 +163,18 @@ export class RedisFailureCountStore implements FailureCountStore {
 
   async giveBack(key: string, window: number): Promise<void> {
     await this.redis.decr(this.#slot(key, window));
+  }
+
+  /** Adds units kept elsewhere (an instance's own memory while Redis was away), in one round trip. */
+  async addAll(kept: readonly KeptUnits[]): Promise<void> {
+    if (kept.length === 0) return;
+    const pipeline = this.redis.multi();
+    for (const { key, window, units } of kept) {
+      const slot = this.#slot(key, window);
+      pipeline.incrby(slot, units).pexpire(slot, failureWindowMs * 2);
+    }
+    const results = await pipeline.exec();
+    for (const [error] of results ?? []) if (error) throw error;
   }
 
   async count(key: string, now: Date): Promise<number> {

@@ -130,6 +130,8 @@ export interface StartOptions {
   webDistDir?: string;
   /** The per-IP failure counts, e.g. a Redis store with a key prefix of the test's own. */
   failureStore?: FailureCountStore;
+  /** Receives the server's log lines (JSON) from warn up; without it the server logs nothing. */
+  logLines?: string[];
 }
 
 function makeWebDist(dataDir: string): string {
@@ -158,7 +160,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       DATABASE_URL: database.databaseUrl,
       AUTH_SIGNING_KEY: database.authSigningKey,
       KBA_PEPPER: database.pepper,
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: options.logLines === undefined ? 'silent' : 'warn',
       WEB_DIST_DIR: options.webDistDir ?? makeWebDist(database.dataDir),
       ...options.env,
     },
@@ -170,7 +172,9 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     database: handle,
     ...(config.smtpUrl === undefined ? { mailer: options.mailer ?? capturing } : {}),
     ...(options.failureStore === undefined ? {} : { failureStore: options.failureStore }),
-    logger: false,
+    ...(options.logLines === undefined
+      ? { logger: false as const }
+      : { logStream: { write: (line: string) => options.logLines?.push(line) } }),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
