@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -9,9 +8,11 @@ import { type DatabaseHandle, openDatabase } from './db/index.ts';
 import { installDatabaseOutageGuard } from './dependency-outages.ts';
 import { handleError } from './errors.ts';
 import { redactedLogPaths, redactUrl } from './log-redaction.ts';
+import { createServerMetrics, installMetrics } from './metrics.ts';
 import { refuse } from './refusals.ts';
 import { installCrossSiteGuard } from './request-guards.ts';
 import { OneLinePerRequest, requestLogger } from './request-log.ts';
+import { bindTrace, requestIdOf } from './request-trace.ts';
 import { routePlugins } from './routes/index.ts';
 import { installSecurityHeaders } from './security-headers.ts';
 import { createAuditLog } from './services/audit.ts';
@@ -105,7 +106,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
           },
     logController: new OneLinePerRequest(),
     childLoggerFactory: requestLogger,
-    genReqId: () => randomUUID(),
+    genReqId: requestIdOf(config),
     trustProxy: config.trustProxy,
     bodyLimit: bodyLimitBytes,
     routerOptions: { maxParamLength: 512 },
@@ -128,7 +129,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       });
       failureStore = sharedCounts.store;
     }
-    const audit = createAuditLog(database.db, clock);
+    const metrics = createServerMetrics();
+    const audit = createAuditLog(database.db, clock, (entry) =>
+      metrics.auditEvent(entry.event, entry.outcome, entry.detail?.reason),
+    );
     const keys = await loadSigningKeys(database.db, config);
     const sessions = createSessionService({ db: database.db, config, keys, audit });
     const mailer =
@@ -142,6 +146,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       clock,
       mailer,
       onError: (error) => reportBackgroundError(error, 'mail delivery failed'),
+      onSendFailed: () => metrics.mailSendFailed(),
     });
     const ctx: AppContext = {
       config,
@@ -166,10 +171,18 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       clock,
     });
     installCrossSiteGuard(app, config);
+    installMetrics(app, {
+      metrics,
+      database,
+      dependencies: ctx.dependencies,
+      outboxBacklog: () => mail.backlog(),
+      metricsToken: config.metricsToken,
+    });
 
     // The hooks every request passes through take callbacks: no promise per request on the hot reads.
     app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
+      bindTrace(request, reply);
       done();
     });
 

@@ -28,6 +28,8 @@ export interface Config {
   /** KBA_PEPPER. */
   pepper: string | undefined;
   rateLimitFailures: number;
+  /** The bearer token that lets a client other than loopback read `/api/metrics`. */
+  metricsToken: string | undefined;
   /** Fastify's trustProxy: false, true, or the proxies' addresses/CIDRs. */
   trustProxy: boolean | string[];
   adminDomainMarkers: string[];
@@ -142,6 +144,10 @@ const environmentSchema = z.object({
   KBA_PEPPER: z.preprocess(blankToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
   RATE_LIMIT_FAILURES: z.preprocess(blankToUndefined, positiveInt.default(30)),
   TRUST_PROXY: optionalText,
+  METRICS_TOKEN: z.preprocess(
+    blankToUndefined,
+    z.string().min(16, 'must be at least 16 characters').optional(),
+  ),
   ADMIN_DOMAIN_MARKERS: z.preprocess(blankToUndefined, markerList.default(['admin'])),
   DASH_DOMAIN_MARKERS: z.preprocess(blankToUndefined, markerList.default(['dash'])),
   ACCESS_TOKEN_MINUTES: z.preprocess(blankToUndefined, positiveInt.default(15)),
@@ -203,6 +209,7 @@ export function loadConfig(
     authSigningKey: e.AUTH_SIGNING_KEY,
     pepper: e.KBA_PEPPER,
     rateLimitFailures: e.RATE_LIMIT_FAILURES,
+    metricsToken: e.METRICS_TOKEN,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     adminDomainMarkers: e.ADMIN_DOMAIN_MARKERS,
     dashDomainMarkers: e.DASH_DOMAIN_MARKERS,

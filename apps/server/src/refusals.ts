@@ -89,6 +89,11 @@ export const refusals = {
     message: 'You are not signed in, or your session has ended.',
   },
   notPermitted: { status: 403, errorCode: 'NotPermitted', message: 'Your session does not allow this call.' },
+  metricsRefused: {
+    status: 403,
+    errorCode: 'NotPermitted',
+    message: 'The metrics answer loopback clients, or a bearer token equal to METRICS_TOKEN.',
+  },
   crossSite: {
     status: 403,
     errorCode: 'NotPermitted',

@@ -35,6 +35,8 @@ export interface DatabaseHandle {
   onBackgroundError(listener: BackgroundErrorListener): void;
   /** Asks the database something trivial; rejects while it cannot answer. */
   ping(): Promise<void>;
+  /** Statements waiting: for a pooled connection on PostgreSQL, for the thread on PGlite. */
+  waiting(): number;
   close(): Promise<void>;
 }
 
@@ -169,6 +171,7 @@ export async function openDatabase(
       ping: async () => {
         await pool.query('SELECT 1');
       },
+      waiting: () => pool.waitingCount,
       close: () => pool.end(),
     };
   }
@@ -207,6 +210,7 @@ export async function openDatabase(
       ping: async () => {
         await client.query('SELECT 1');
       },
+      waiting: () => client.waiting,
       close: async () => {
         await stopVacuum();
         await client.close();

@@ -108,6 +108,11 @@ export class PgliteThread implements PgliteQueries {
     return this.#call({ op: 'exec', text, transaction }) as Promise<ThreadResults<unknown>[]>;
   }
 
+  /** Calls sent to the thread and not answered yet. */
+  get waiting(): number {
+    return this.#calls.pending;
+  }
+
   /** Refuses new work while the thread has too much waiting. */
   #admit(): Promise<never> | undefined {
     if (this.#calls.pending < maxWaitingCalls) return undefined;

@@ -49,8 +49,20 @@ export interface AuditLog {
   insertOf(entry: AuditEntry): StatementPart;
 }
 
-export function createAuditLog(db: Database, clock: Clock): AuditLog {
-  const rowOf = (entry: AuditEntry, at: Date): NewAuditRow => ({
+/**
+ * `onEntry` hears each entry as it is written or handed out to be written (the metrics count
+ * them); an entry handed out whose statement then fails is heard all the same.
+ */
+export function createAuditLog(
+  db: Database,
+  clock: Clock,
+  onEntry: (entry: AuditEntry) => void = () => undefined,
+): AuditLog {
+  const rowOf = (entry: AuditEntry, at: Date): NewAuditRow => {
+    onEntry(entry);
+    return rowFor(entry, at);
+  };
+  const rowFor = (entry: AuditEntry, at: Date): NewAuditRow => ({
     at,
     event: entry.event,
     outcome: entry.outcome,
@@ -79,7 +91,7 @@ export function createAuditLog(db: Database, clock: Clock): AuditLog {
         openings.map((opening) => ({
           identityTokenGuid: opening.identityTokenGuid,
           ip: opening.ip,
-          row: rowOf(
+          row: rowFor(
             {
               event: 'consumer.link.opened',
               outcome: 'success',

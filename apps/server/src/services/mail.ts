@@ -9,6 +9,7 @@ import {
   markOutboxMailSent,
   type NewOutboxMail,
   outboxMailInsert,
+  unsentMailBacklog,
 } from '../stores/mail-outbox.ts';
 
 export interface OutgoingMail {
@@ -89,6 +90,8 @@ export interface MailService {
   deliverSoon(): void;
   /** Sends what is due; failures stay in the outbox with a later next attempt. Returns how many were sent. */
   deliverPending(): Promise<number>;
+  /** How many mails wait unsent, and how long the oldest has waited, in seconds. */
+  backlog(): Promise<{ unsent: number; oldestUnsentSeconds: number }>;
   /** Resolves when the delivery started by the last enqueue has finished (tests wait on it). */
   idle(): Promise<void>;
   startRetries(intervalMs?: number): void;
@@ -118,6 +121,8 @@ export function createMailService(deps: {
   clock: Clock;
   mailer: Mailer;
   onError?: (error: unknown) => void;
+  /** Hears each mail its SMTP server did not accept (it stays for a later attempt). */
+  onSendFailed?: () => void;
 }): MailService {
   const { db, config, clock, mailer } = deps;
   let running: Promise<number> = Promise.resolve(0);
@@ -151,6 +156,7 @@ export function createMailService(deps: {
           });
           sentIds.push(row.id);
         } catch (error) {
+          deps.onSendFailed?.();
           const attempts = row.attempts + 1;
           await markOutboxMailFailed(db, row.id, {
             attempts,
@@ -217,6 +223,11 @@ export function createMailService(deps: {
     },
     deliverSoon: kick,
     deliverPending,
+    async backlog() {
+      const { unsent, oldestCreatedAt } = await unsentMailBacklog(db);
+      const waitedMs = oldestCreatedAt === null ? 0 : clock.now().getTime() - oldestCreatedAt.getTime();
+      return { unsent, oldestUnsentSeconds: Math.max(0, waitedMs / 1000) };
+    },
     async idle() {
       await running;
     },

@@ -104,3 +104,17 @@ export async function deleteOutboxMailSentBefore(db: Database, cutoff: Date, lim
   );
   return deleted.length;
 }
+
+/** How many mails wait unsent, and since when the oldest has waited. */
+export async function unsentMailBacklog(
+  db: Database,
+): Promise<{ unsent: number; oldestCreatedAt: Date | null }> {
+  const [row] = await executeRows<{ unsent: number | string; oldest: Date | string | null }>(
+    db,
+    sql`SELECT count(*) AS unsent, min(created_at) AS oldest FROM mail_outbox WHERE sent_at IS NULL`,
+  );
+  return {
+    unsent: Number(row?.unsent ?? 0),
+    oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? null : new Date(row.oldest),
+  };
+}
