@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { assertBuildMatchesSources, runsFromBuild } from './build-check.ts';
 import { demoCommand } from './cli/demo.ts';
 import { startFailureMessage } from './cli/errors.ts';
@@ -19,8 +20,21 @@ const commands: Record<string, Command> = {
   ),
 };
 
+/** The server's version, from its package.json (beside src/ and dist/ alike). */
+function version(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return manifest.version;
+}
+
 async function main(argv: string[]): Promise<number> {
-  const [name = 'serve', ...args] = argv;
+  const [given = 'serve', ...rest] = argv;
+  if (given === '--version' || given === '-V') {
+    process.stdout.write(`${version()}\n`);
+    return 0;
+  }
+  const [name, args] = given === '--help' || given === '-h' ? ['help', rest] : [given, rest];
   const command = commands[name];
   if (command === undefined) {
     process.stderr.write(`Unknown command "${name}". Commands: ${Object.keys(commands).join(', ')}\n`);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -52,6 +53,20 @@ describe(`the operator CLI as a process (${databaseLabel})`, () => {
   });
   afterAll(async () => {
     await database?.drop();
+  });
+
+  it('answers --help, -h and --version through main.ts, before any database is opened', async () => {
+    for (const flag of ['--help', '-h']) {
+      const help = await runMain({}, flag);
+      expect(help).toMatchObject({ code: 0, stderr: '' });
+      expect(help.stdout).toContain('npm run cli -- tenant create');
+    }
+    const manifest = JSON.parse(readFileSync(path.join(serverRoot, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    for (const flag of ['--version', '-V']) {
+      expect(await runMain({}, flag)).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: '' });
+    }
   });
 
   it('creates and lists a tenant through main.ts, with exit codes 0, 1 and 2', async () => {

@@ -110,6 +110,36 @@ describe(`operator CLI: tenants, users and keys (${databaseLabel})`, () => {
     const one = await cli(server, 'consumers', 'import', '--help');
     expect(one.code).toBe(0);
     expect(one.stdout).toContain('--file <file.csv>');
+    expect(one.stdout).toContain('[--format text|json]');
+    const short = await cli(server, 'links', 'revoke', '-h');
+    expect(short).toMatchObject({ code: 0, stderr: '' });
+    expect(short.stdout).toContain('npm run cli -- links revoke --mailing <name>');
+  });
+
+  it('reports what a command did as one JSON object with --format json', async () => {
+    const run = await cli(
+      server,
+      'tenant',
+      'create',
+      '--subdomain',
+      'json-report',
+      '--name',
+      'Json Report Collections',
+      '--format',
+      'json',
+    );
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toEqual({
+      customerId: expect.any(Number),
+      subdomain: 'json-report',
+      name: 'Json Report Collections',
+      settings: { mfaRequired: true, maxPasswordAgeDays: null },
+    });
+    const revoked = await cli(server, 'links', 'revoke', '--mailing', 'no-such-mailing', '--format', 'json');
+    expect(revoked.code).toBe(1);
+    expect(revoked.stdout).toBe('');
+    const mistyped = await cli(server, 'tenant', 'list', '--format', 'yaml');
+    expect(mistyped.code).toBe(2);
   });
 
   describe.each(['admin', 'customer'] as const)('%s user lifecycle', (kind) => {
@@ -262,6 +292,10 @@ describe(`operator CLI: tenants, users and keys (${databaseLabel})`, () => {
     server.clock.advanceMinutes(1);
     const run = await cli(server, 'keys', 'rotate');
     expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      `Running instances sign with it within ${signingKeyReloadMs / 1000} seconds, when they next read the key table; no restart is needed.`,
+    );
+    expect(run.stdout).not.toContain('Restart');
     const newKid = /New signing key (\S+)\./.exec(run.stdout)?.[1];
     expect(await jwks()).toEqual([newKid, ...before]);
 

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { importConsumers } from '../services/consumer-import.ts';
 import { tenantBySubdomain } from '../services/tenants.ts';
 import { openInputFile } from './files.ts';
-import { type OperatorCommand, requiredOption, writeLine } from './operator-command.ts';
+import { type OperatorCommand, requiredOption } from './operator-command.ts';
 
 const consumersImport: OperatorCommand = {
   family: 'consumers',
@@ -33,9 +33,9 @@ const consumersImport: OperatorCommand = {
       tenantId: tenant.customerId,
       detail: { ...result },
     });
-    writeLine(
-      ctx.stdout,
+    ctx.report(
       `Imported ${result.rows} consumers into ${tenant.subdomain}: ${result.created} new, ${result.updated} updated.`,
+      { tenant: tenant.subdomain, ...result },
     );
   },
 };

@@ -1,5 +1,5 @@
-import { rotateSigningKey } from '../services/keys.ts';
-import { type OperatorCommand, writeLine } from './operator-command.ts';
+import { rotateSigningKey, signingKeyReloadMs } from '../services/keys.ts';
+import type { OperatorCommand } from './operator-command.ts';
 
 const keysRotate: OperatorCommand = {
   family: 'keys',
@@ -14,14 +14,19 @@ const keysRotate: OperatorCommand = {
       actor: ctx.actor,
       detail: { kid, retired },
     });
-    writeLine(ctx.stdout, `New signing key ${kid}.`);
-    if (retired.length > 0) {
-      writeLine(
-        ctx.stdout,
-        `Retired ${retired.join(', ')}: still published in the JWKS for ${ctx.config.accessTokenMinutes} minutes.`,
-      );
-    }
-    writeLine(ctx.stdout, 'Restart the running instances (one at a time) so they sign with the new key.');
+    const reloadSeconds = signingKeyReloadMs / 1000;
+    ctx.report(
+      [
+        `New signing key ${kid}.`,
+        ...(retired.length === 0
+          ? []
+          : [
+              `Retired ${retired.join(', ')}: still published in the JWKS for ${ctx.config.accessTokenMinutes} minutes.`,
+            ]),
+        `Running instances sign with it within ${reloadSeconds} seconds, when they next read the key table; no restart is needed.`,
+      ],
+      { kid, retired, takesEffectWithinSeconds: reloadSeconds },
+    );
   },
 };
 

@@ -3,7 +3,7 @@ import { defaultMailingName, issueLinks, revokeMailing } from '../services/maili
 import { endingDepsOf, recordEndings } from '../services/session-endings.ts';
 import { tenantBySubdomain } from '../services/tenants.ts';
 import { openInputFile } from './files.ts';
-import { type OperatorCommand, requiredOption, writeLine } from './operator-command.ts';
+import { type OperatorCommand, requiredOption } from './operator-command.ts';
 
 const linksIssue: OperatorCommand = {
   family: 'links',
@@ -40,10 +40,10 @@ const linksIssue: OperatorCommand = {
       tenantId: tenant.customerId,
       detail: { ...result },
     });
-    writeLine(
-      ctx.stdout,
-      `Issued ${result.issued} links for mailing ${result.mailing}; written to ${options.out}.`,
-    );
+    ctx.report(`Issued ${result.issued} links for mailing ${result.mailing}; written to ${options.out}.`, {
+      ...result,
+      out: options.out,
+    });
   },
 };
 
@@ -64,7 +64,7 @@ const linksRevoke: OperatorCommand = {
     });
     // Every call already refuses the links' sessions; this records each ending with its cause.
     await recordEndings(endingDepsOf(ctx), { mailing });
-    writeLine(ctx.stdout, `Revoked ${revoked} tokens of mailing ${mailing}.`);
+    ctx.report(`Revoked ${revoked} tokens of mailing ${mailing}.`, { mailing, revoked });
   },
 };
 

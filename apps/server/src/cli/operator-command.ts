@@ -15,6 +15,11 @@ export interface OperatorContext {
   actor: string;
   stdout: Writable;
   stderr: Writable;
+  /**
+   * What the command did: `text` for a person, or with `--format json` `data` as one JSON object
+   * on standard output instead.
+   */
+  report(text: string | readonly string[], data: Record<string, unknown>): void;
 }
 
 export interface OptionSpec {

@@ -11,7 +11,7 @@ import { consumersCommands } from './consumers.ts';
 import { startFailureMessage } from './errors.ts';
 import { keysCommands } from './keys.ts';
 import { linksCommands } from './links.ts';
-import type { OperatorCommand, OptionValues } from './operator-command.ts';
+import type { OperatorCommand, OptionSpec, OptionValues } from './operator-command.ts';
 import { UsageError, writeLine } from './operator-command.ts';
 import { tenantCommands } from './tenant.ts';
 import { userCommands } from './user.ts';
@@ -45,15 +45,26 @@ export const exitCodes = { ok: 0, failed: 1, usage: 2 } as const;
 
 const invocation = 'npm run cli --';
 
+/** Every command that does not name formats of its own reports as text, or as JSON with `--format json`. */
+const reportFormat: OptionSpec = {
+  value: 'text|json',
+  choices: ['text', 'json'],
+  description: 'default text',
+};
+
+function optionsOf(command: OperatorCommand): Record<string, OptionSpec> {
+  return 'format' in command.options ? command.options : { ...command.options, format: reportFormat };
+}
+
 function commandUsage(command: OperatorCommand): string {
-  const options = Object.entries(command.options).map(([name, spec]) =>
+  const options = Object.entries(optionsOf(command)).map(([name, spec]) =>
     spec.required ? `--${name} ${spec.value}` : `[--${name} ${spec.value}]`,
   );
   const lines = [
     `${invocation} ${command.family} ${command.name} ${options.join(' ')}`.trimEnd(),
     `  ${command.summary}`,
   ];
-  for (const [name, spec] of Object.entries(command.options)) {
+  for (const [name, spec] of Object.entries(optionsOf(command))) {
     lines.push(`    --${`${name} ${spec.value}`.padEnd(34)} ${spec.description}`);
   }
   return lines.join('\n');
@@ -65,11 +76,12 @@ export function usage(): string {
     'Usage:',
     `${invocation} serve            start the server (also: npm start)`,
     `${invocation} demo [--json]    create and print the demo data`,
+    `${invocation} --version        print the version`,
     '',
     'Operator commands (they use DATABASE_URL, or the PGlite database in DATA_DIR while no server holds it):',
     '',
     ...operatorCommands.map((command) => `${commandUsage(command)}\n`),
-    `Add --help to any command for its options. Reference: docs/operations.md.`,
+    `Add --help (or -h) to any command for its options. Reference: docs/operations.md.`,
   ].join('\n');
 }
 
@@ -97,7 +109,7 @@ function parseOptions(command: OperatorCommand, args: string[]): OptionValues | 
       options: {
         help: { type: 'boolean', short: 'h' },
         ...Object.fromEntries(
-          Object.keys(command.options).map((name) => [name, { type: 'string' as const }]),
+          Object.keys(optionsOf(command)).map((name) => [name, { type: 'string' as const }]),
         ),
       },
       strict: true,
@@ -108,7 +120,7 @@ function parseOptions(command: OperatorCommand, args: string[]): OptionValues | 
   }
   if (parsed.values.help === true) return 'help';
   const values: OptionValues = {};
-  for (const [name, spec] of Object.entries(command.options)) {
+  for (const [name, spec] of Object.entries(optionsOf(command))) {
     const value = parsed.values[name];
     const text = typeof value === 'string' ? value : undefined;
     if (text === undefined && spec.required) throw new UsageError(`--${name} is required.`, command);
@@ -157,6 +169,8 @@ export async function runCli(argv: readonly string[], env: CliEnvironment): Prom
     }
     const { db } = await env.database();
     const { config } = env;
+    const asJson = options.format === 'json' && !('format' in command.options);
+    let reported: Record<string, unknown> | undefined;
     await command.run(options, {
       config,
       clock: config.clock,
@@ -166,7 +180,12 @@ export async function runCli(argv: readonly string[], env: CliEnvironment): Prom
       actor: `operator:${env.actor ?? loginName()}`,
       stdout,
       stderr,
+      report(text, data) {
+        if (asJson) reported = data;
+        else for (const line of typeof text === 'string' ? [text] : text) writeLine(stdout, line);
+      },
     });
+    if (asJson) writeLine(stdout, JSON.stringify(reported ?? {}));
     return exitCodes.ok;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -40,10 +40,12 @@ const tenantCreate: OperatorCommand = {
       tenantId: tenant.customerId,
       detail: { subdomain: tenant.subdomain, settings: tenant.settings },
     });
-    writeLine(
-      ctx.stdout,
-      `Created tenant ${tenant.subdomain} (customer id ${tenant.customerId}): ${tenant.name}`,
-    );
+    ctx.report(`Created tenant ${tenant.subdomain} (customer id ${tenant.customerId}): ${tenant.name}`, {
+      customerId: tenant.customerId,
+      subdomain: tenant.subdomain,
+      name: tenant.name,
+      settings: tenant.settings,
+    });
   },
 };
 

@@ -7,7 +7,7 @@ import {
   initialPasswordLinkHours,
   unlockStaffUser,
 } from '../services/staff-users.ts';
-import { type OperatorCommand, type OptionValues, requiredOption, writeLine } from './operator-command.ts';
+import { type OperatorCommand, type OptionValues, requiredOption } from './operator-command.ts';
 
 const kindOption = {
   value: 'admin|customer',
@@ -45,12 +45,19 @@ const userCreate: OperatorCommand = {
       tenantId: user.tenantId,
       detail: { userId: user.id, username: user.username },
     });
-    writeLine(ctx.stdout, `Created ${user.kind} user ${user.username}.`);
-    writeLine(
-      ctx.stdout,
-      `Send this one-use link to the user to set the first password (valid ${initialPasswordLinkHours} hours, shown only now):`,
+    ctx.report(
+      [
+        `Created ${user.kind} user ${user.username}.`,
+        `Send this one-use link to the user to set the first password (valid ${initialPasswordLinkHours} hours, shown only now):`,
+        user.setPasswordUrl,
+      ],
+      {
+        kind: user.kind,
+        username: user.username,
+        setPasswordUrl: user.setPasswordUrl,
+        validHours: initialPasswordLinkHours,
+      },
     );
-    writeLine(ctx.stdout, user.setPasswordUrl);
   },
 };
 
@@ -75,7 +82,8 @@ function accountCommand(
         actor: ctx.actor,
         detail: { userId },
       });
-      writeLine(ctx.stdout, `${kind} user ${username.trim().toLowerCase()} ${done}.`);
+      const normalised = username.trim().toLowerCase();
+      ctx.report(`${kind} user ${normalised} ${done}.`, { kind, username: normalised, done });
     },
   };
 }
