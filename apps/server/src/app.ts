@@ -104,7 +104,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
               }),
             },
           },
-    logController: new OneLinePerRequest(),
+    logController: new OneLinePerRequest(config.logFormat === 'pretty' ? 'debug' : 'info'),
     childLoggerFactory: requestLogger,
     genReqId: requestIdOf(config),
     trustProxy: config.trustProxy,

@@ -43,6 +43,8 @@ export interface Config {
   /** Where the built web app lives (apps/web/dist). */
   webDistDir: string;
   logLevel: string;
+  /** `pretty` for a person at a terminal, `json` for a log store; `auto` picks by standard output. */
+  logFormat: 'json' | 'pretty' | 'auto';
   clock: Clock;
 }
 
@@ -163,6 +165,10 @@ const environmentSchema = z.object({
       })
       .default('info'),
   ),
+  LOG_FORMAT: z.preprocess(
+    blankToUndefined,
+    z.enum(['json', 'pretty', 'auto'], { error: 'must be json, pretty or auto' }).default('auto'),
+  ),
 });
 
 function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
@@ -219,6 +225,7 @@ export function loadConfig(
     staffIdleMinutes: e.STAFF_IDLE_MINUTES,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     clock,
   };
 }

@@ -9,9 +9,17 @@ import {
 /**
  * One log line per request, written when it ends, with what Fastify splits over two: every line
  * costs the server's thread and the log shipper (decision record 010). The start line stays at
- * `debug`, for a request that never ends.
+ * `debug`, for a request that never ends. For a person reading a terminal, the request lines are
+ * `debug` too, so the demo's links and mails do not scroll away.
  */
 export class OneLinePerRequest extends LogController {
+  readonly #completedLevel: 'info' | 'debug';
+
+  constructor(completedLevel: 'info' | 'debug' = 'info') {
+    super();
+    this.#completedLevel = completedLevel;
+  }
+
   override incomingRequest(request: FastifyRequest): void {
     if (this.isLogDisabled(request)) return;
     request.log.debug({ req: request }, 'incoming request');
@@ -25,7 +33,7 @@ export class OneLinePerRequest extends LogController {
     if (this.isLogDisabled(request)) return;
     const fields = { req: request, res: reply, responseTime: reply.elapsedTime };
     if (error) reply.log.error({ ...fields, err: error }, 'request errored');
-    else reply.log.info(fields, 'request completed');
+    else reply.log[this.#completedLevel](fields, 'request completed');
   }
 }
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bufferedLogOutput } from '../src/cli/serve.ts';
+import { call, startTestServer } from './helpers/server.ts';
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
 
@@ -70,4 +71,40 @@ describe('the log output of `serve`', () => {
       'written before the failure',
     ]);
   });
+
+  it.each([
+    ['json', true],
+    ['pretty', false],
+  ] as const)('logs each request at info only in the %s format', async (format, logged) => {
+    const logLines: string[] = [];
+    const server = await startTestServer({ env: { LOG_FORMAT: format, LOG_LEVEL: 'info' }, logLines });
+    try {
+      await call(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', {
+        body: { username: 'nobody', password: 'not a password' },
+      });
+      const messages = logLines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+      expect(messages.includes('request completed')).toBe(logged);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('prints readable lines, not JSON, with LOG_FORMAT=pretty', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'entry-pretty-'));
+    directories.push(directory);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+      cwd: serverRoot,
+      env: { ...process.env, LOG_FORMAT: 'pretty', PORT: '0', DATA_DIR: directory },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    await expect.poll(() => stdout.includes('sign-in'), { timeout: 80_000 }).toBe(true);
+    child.kill('SIGTERM');
+    await once(child, 'close');
+    expect(stdout).toMatch(/INFO.*demo data created/);
+    expect(stdout).not.toContain('{"level"');
+  }, 100_000);
 });

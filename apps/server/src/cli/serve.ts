@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import pino from 'pino';
+import pinoPretty from 'pino-pretty';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/index.ts';
@@ -33,13 +34,29 @@ export function bufferedLogOutput(fd = 1) {
   return output;
 }
 
+/** Lines for a person at a terminal: one readable line each, without the process's id and host. */
+function prettyLogOutput() {
+  const output = pinoPretty({
+    colorize: process.stdout.isTTY === true,
+    sync: true,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname',
+  });
+  return { stream: output, flush: () => undefined };
+}
+
 /**
  * `serve`: opens and migrates the database, seeds the demo data on an empty one, prints a link per
  * flow, listens, and closes gracefully on SIGTERM/SIGINT.
  */
-export async function serve(config: Config): Promise<number> {
+export async function serve(configured: Config): Promise<number> {
   keepServingWithoutOutput();
-  const logOutput = bufferedLogOutput();
+  const logFormat =
+    configured.logFormat === 'auto' ? (process.stdout.isTTY ? 'pretty' : 'json') : configured.logFormat;
+  const config: Config = { ...configured, logFormat };
+  const buffered = logFormat === 'json' ? bufferedLogOutput() : undefined;
+  const logOutput =
+    buffered === undefined ? prettyLogOutput() : { stream: buffered, flush: () => buffered.flush() };
   const pepper = resolvePepper(config);
   const database = await openDatabase(config);
   let app: Awaited<ReturnType<typeof buildApp>>;
@@ -47,7 +64,7 @@ export async function serve(config: Config): Promise<number> {
     const { created, demo } = await ensureDemoData(database.db, { config, pepper });
     mkdirSync(config.dataDir, { recursive: true });
     writeDemoFile(config, demo);
-    app = await buildApp(config, { database, logStream: logOutput });
+    app = await buildApp(config, { database, logStream: logOutput.stream });
     if (created) app.log.info('demo data created');
     await app.listen({ port: config.port, host: config.bindAddress });
     logOutput.flush();
