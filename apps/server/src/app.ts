@@ -136,7 +136,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       audit,
       onError: (error) => app.log.error({ err: error }, 'mail delivery failed'),
       onDropped: (mails) =>
-        app.log.warn({ mailIds: mails.map((dropped) => dropped.id) }, 'mail dropped unsent: what it carried had expired'),
+        app.log.warn(
+          { mailIds: mails.map((dropped) => dropped.id) },
+          'mail dropped unsent: what it carried had expired',
+        ),
     });
     const ctx: AppContext = {
       config,

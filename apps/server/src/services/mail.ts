@@ -57,7 +57,8 @@ export function createSmtpMailer(smtpUrl: string, smtpTimeoutMs: number): Mailer
           signal: deadline,
         });
       } catch (error) {
-        if (deadline.aborted) throw new Error(`The SMTP server did not take the mail within ${limitMs / 1000} s`);
+        if (deadline.aborted)
+          throw new Error(`The SMTP server did not take the mail within ${limitMs / 1000} s`);
         throw error;
       }
     },

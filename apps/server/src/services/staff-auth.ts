@@ -198,7 +198,12 @@ export function resetPasswordUrl(config: AppContext['config'], kind: StaffKind, 
   return `${appsOrigin(config)}${portalPrefix[kind]}/reset-password?token=${encodeURIComponent(token)}`;
 }
 
-async function sendResetMail(ctx: AppContext, user: StaffUser, token: string, expiresAt: Date): Promise<void> {
+async function sendResetMail(
+  ctx: AppContext,
+  user: StaffUser,
+  token: string,
+  expiresAt: Date,
+): Promise<void> {
   const link = resetPasswordUrl(ctx.config, user.kind, token);
   let unsubscribe = null;
   if (user.tenantId !== null) {
