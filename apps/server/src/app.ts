@@ -139,14 +139,20 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       deps.mailer ??
       (config.smtpUrl === undefined
         ? createConsoleMailer(deps.consoleWrite)
-        : createSmtpMailer(config.smtpUrl));
+        : createSmtpMailer(config.smtpUrl, config.smtpTimeoutSeconds * 1000));
     const mail = createMailService({
       db: database.db,
       config,
       clock,
       mailer,
+      audit,
       onError: (error) => reportBackgroundError(error, 'mail delivery failed'),
       onSendFailed: () => metrics.mailSendFailed(),
+      onDropped: (mails) =>
+        app.log.warn(
+          { mailIds: mails.map((dropped) => dropped.id) },
+          'mail dropped unsent: what it carried had expired',
+        ),
     });
     const ctx: AppContext = {
       config,

@@ -23,6 +23,8 @@ export interface Config {
   databaseStatementTimeoutMs: number;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
+  /** How long an SMTP server may take to connect, to greet and to answer; a send ends after three of them. */
+  smtpTimeoutSeconds: number;
   mailFrom: string;
   authSigningKey: string | undefined;
   /** KBA_PEPPER. */
@@ -135,6 +137,7 @@ const environmentSchema = z.object({
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .optional(),
   ),
+  SMTP_TIMEOUT_SECONDS: z.preprocess(blankToUndefined, positiveInt.default(10)),
   MAIL_FROM: z.preprocess(blankToUndefined, z.string().optional()),
   AUTH_SIGNING_KEY: z.preprocess(
     blankToUndefined,
@@ -211,6 +214,7 @@ export function loadConfig(
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
+    smtpTimeoutSeconds: e.SMTP_TIMEOUT_SECONDS,
     mailFrom: e.MAIL_FROM ?? `no-reply@${e.PUBLIC_DOMAIN}`,
     authSigningKey: e.AUTH_SIGNING_KEY,
     pepper: e.KBA_PEPPER,

@@ -1,9 +1,33 @@
-import { eq, sql } from 'drizzle-orm';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type Socket } from 'node:net';
+import path from 'node:path';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/index.ts';
 import { auditLog, mailOutbox } from '../src/db/schema.ts';
 import { executePart } from '../src/db/sql.ts';
-import { createMailService, type Mailer, type OutgoingMail } from '../src/services/mail.ts';
-import { databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
+import {
+  createMailService,
+  createSmtpMailer,
+  type Mailer,
+  mailsInFlight,
+  type OutgoingMail,
+} from '../src/services/mail.ts';
+import { mfaCodeLifetimeMs } from '../src/services/mfa.ts';
+import { insertOutboxMail } from '../src/stores/mail-outbox.ts';
+import { createConsumer, createToken } from './consumer-fixtures.ts';
+import {
+  call,
+  createTestDatabase,
+  databaseLabel,
+  freePort,
+  makeWebDist,
+  startTestServer,
+  type TestDatabase,
+  type TestServer,
+} from './helpers/server.ts';
+import { startSmtpServer } from './helpers/smtp.ts';
 
 /** Fails while `down` is set, like an SMTP relay that is unreachable for a while. */
 class FlakyMailer implements Mailer {
@@ -16,20 +40,38 @@ class FlakyMailer implements Mailer {
   }
 }
 
+const unsubscribe = {
+  pageUrl: 'http://sender.localhost:8080/unsubscribe?token=t',
+  oneClickUrl: 'http://sender.localhost:8080/api/v1/communication/email/unsubscribe?token=t',
+};
+
+/** Queues a mail to each address without starting its delivery. */
+async function queueMails(server: TestServer, recipients: readonly string[]): Promise<void> {
+  for (const to of recipients) {
+    await executePart(
+      server.ctx.db,
+      server.ctx.mail.insertOf({ tenantId: 1001, to, subject: 'Your code', text: 'Hello', unsubscribe }),
+    );
+  }
+}
+
+/** The unsent mails to addresses starting with `prefix`. */
+const unsentTo = (server: TestServer, prefix: string) =>
+  server.ctx.db
+    .select()
+    .from(mailOutbox)
+    .where(sql`${mailOutbox.sentAt} IS NULL AND ${mailOutbox.toAddress} LIKE ${`${prefix}%`}`);
+
 describe(`mail outbox and audit log (${databaseLabel})`, () => {
   let server: TestServer;
   const mailer = new FlakyMailer();
   beforeAll(async () => {
-    server = await startTestServer({ mailer });
+    // Its own retries wait an hour: the mails a test queues go only through the deliveries it starts.
+    server = await startTestServer({ mailer, env: { SMTP_TIMEOUT_SECONDS: '3600' } });
   });
   afterAll(async () => {
     await server?.close();
   });
-
-  const unsubscribe = {
-    pageUrl: 'http://sender.localhost:8080/unsubscribe?token=t',
-    oneClickUrl: 'http://sender.localhost:8080/api/v1/communication/email/unsubscribe?token=t',
-  };
 
   it('keeps a mail whose sending failed and sends it on a later attempt, with backoff', async () => {
     const id = await server.ctx.mail.enqueueMail({
@@ -72,35 +114,28 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
     const instances = ['a', 'b'].map((instance) =>
       createMailService({
         db: server.ctx.db,
-        config: { mailFrom: 'noreply@example.com' },
+        config: server.config,
         clock: server.clock,
+        audit: server.ctx.audit,
         mailer: sentBy(instance, log),
       }),
     );
     const recipients = Array.from({ length: 45 }, (_, index) => `twice-${index}@example.com`);
-    for (const to of recipients) {
-      await executePart(
-        server.ctx.db,
-        server.ctx.mail.insertOf({ tenantId: 1001, to, subject: 'Your code', text: 'Hello', unsubscribe }),
-      );
-    }
+    await queueMails(server, recipients);
     const counts = await Promise.all(instances.map((instance) => instance.deliverPending()));
     expect(counts.reduce((sum, count) => sum + count, 0)).toBe(recipients.length);
     expect(log.map((entry) => entry.split(' ')[1]).sort()).toEqual([...recipients].sort());
-    const unsent = await server.ctx.db
-      .select()
-      .from(mailOutbox)
-      .where(sql`${mailOutbox.sentAt} IS NULL AND ${mailOutbox.toAddress} LIKE 'twice-%'`);
-    expect(unsent).toEqual([]);
+    expect(await unsentTo(server, 'twice-')).toEqual([]);
   });
 
-  it('marks the sent mails of a batch and keeps only the one that failed for a later attempt', async () => {
+  it('marks each mail sent as its server takes it and keeps only the one that failed for a later attempt', async () => {
     const log: string[] = [];
     const bouncing = 'batch-1@example.com';
     const service = createMailService({
       db: server.ctx.db,
-      config: { mailFrom: 'noreply@example.com' },
+      config: server.config,
       clock: server.clock,
+      audit: server.ctx.audit,
       mailer: {
         async send(mail) {
           if (mail.to === bouncing && log.length < 3) throw new Error('mailbox busy');
@@ -109,22 +144,61 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
       },
     });
     const recipients = ['batch-0@example.com', bouncing, 'batch-2@example.com', 'batch-3@example.com'];
-    for (const to of recipients) {
-      await executePart(
-        server.ctx.db,
-        server.ctx.mail.insertOf({ tenantId: 1001, to, subject: 'Your code', text: 'Hello', unsubscribe }),
-      );
-    }
+    await queueMails(server, recipients);
     expect(await service.deliverPending()).toBe(3);
-    const waiting = await server.ctx.db
-      .select()
-      .from(mailOutbox)
-      .where(sql`${mailOutbox.sentAt} IS NULL AND ${mailOutbox.toAddress} LIKE 'batch-%'`);
-    expect(waiting).toMatchObject([{ toAddress: bouncing, attempts: 1, lastError: 'mailbox busy' }]);
+    expect(await unsentTo(server, 'batch-')).toMatchObject([
+      { toAddress: bouncing, attempts: 1, lastError: 'mailbox busy' },
+    ]);
 
     server.clock.advanceMinutes(1);
     expect(await service.deliverPending()).toBe(1);
     expect(log).toEqual(['batch-0@example.com', 'batch-2@example.com', 'batch-3@example.com', bouncing]);
+  });
+
+  it('drops a code mail unsent once its code has expired, with an audit row, and still sends mail without an expiry', async () => {
+    mailer.down = true;
+    const email = 'late-code@example.com';
+    const consumer = await createConsumer(server, { email });
+    const token = await createToken(server, consumer, 'PostalCode');
+    const lookup = await call(server.baseUrl, 'POST', '/api/auth/v1/consumer/sign-in/lookup', {
+      body: {
+        customerId: 1001,
+        subdomain: 'sender',
+        token: token.guid,
+        postalCode: consumer.answers.postalCode,
+      },
+    });
+    expect(lookup.status).toBe(200);
+    await server.ctx.mail.enqueueMail({
+      tenantId: 1001,
+      to: 'no-expiry@example.com',
+      subject: 'News',
+      text: 'Hello',
+      unsubscribe,
+    });
+    await server.ctx.mail.idle();
+    const [codeMail] = await unsentTo(server, email);
+    expect(codeMail).toMatchObject({ attempts: 1, lastError: 'connect ECONNREFUSED' });
+    expect(codeMail?.expiresAt?.getTime()).toBe((codeMail?.createdAt.getTime() ?? 0) + mfaCodeLifetimeMs);
+
+    server.clock.advance(mfaCodeLifetimeMs);
+    mailer.down = false;
+    await server.ctx.mail.deliverPending();
+    const sentTo = mailer.sent.map((mail) => mail.to);
+    expect(sentTo).toContain('no-expiry@example.com');
+    expect(sentTo).not.toContain(email);
+    expect(await server.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email))).toEqual([]);
+    const dropped = await server.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.event, 'mail.dropped'), sql`${auditLog.detail}->>'to' = ${email}`));
+    expect(dropped).toMatchObject([
+      {
+        outcome: 'failure',
+        tenantId: 1001,
+        detail: { mailId: codeMail?.id, reason: 'expired', attempts: 1, lastError: 'connect ECONNREFUSED' },
+      },
+    ]);
   });
 
   it('refuses to change or remove audit rows', async () => {
@@ -134,4 +208,198 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
     const rows = await server.ctx.db.select().from(auditLog).where(eq(auditLog.event, 'test.append-only'));
     expect(rows).toHaveLength(1);
   });
+});
+
+describe(`mail delivery through SMTP servers that misbehave (${databaseLabel})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+    // Only each test's own delivery takes the mails it queues.
+    server.ctx.mail.stop();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const deliveryThrough = (mailer: Mailer) =>
+    createMailService({
+      db: server.ctx.db,
+      config: server.config,
+      clock: server.clock,
+      audit: server.ctx.audit,
+      mailer,
+    });
+
+  it('a server that accepts a connection and never greets holds up only the mail sent over it', async () => {
+    let silentOnce = true;
+    const smtp = await startSmtpServer({
+      greets() {
+        const greets = !silentOnce;
+        silentOnce = false;
+        return greets;
+      },
+    });
+    try {
+      const delivery = deliveryThrough(createSmtpMailer(smtp.url, 3_000));
+      const recipients = Array.from({ length: mailsInFlight + 2 }, (_, index) => `hang-${index}@example.com`);
+      await queueMails(server, recipients);
+      const delivering = delivery.deliverPending();
+
+      // Every other mail arrives while the silent connection still waits for its greeting.
+      await smtp.waitUntil(() => smtp.mails.length === recipients.length - 1);
+      expect(smtp.waiting()).toBe(1);
+      expect(await delivering).toBe(recipients.length - 1);
+      const held = await unsentTo(server, 'hang-');
+      expect(held).toMatchObject([{ attempts: 1, lastError: expect.stringMatching(/greeting/i) }]);
+
+      server.clock.advanceMinutes(1);
+      expect(await delivery.deliverPending()).toBe(1);
+      expect(smtp.mails.map((mail) => mail.to[0]).sort()).toEqual([...recipients].sort());
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('cuts a send off at its limit when the server talks on without ever answering', async () => {
+    // Greets, then answers EHLO with continuation lines that never end: the socket is never idle.
+    const talker = createServer((socket: Socket) => {
+      socket.on('error', () => undefined);
+      socket.write('220 talker ESMTP\r\n');
+      let talking: NodeJS.Timeout | undefined;
+      socket.once('data', () => {
+        talking = setInterval(() => socket.write('250-still thinking\r\n'), 50);
+      });
+      socket.on('end', () => socket.end());
+      socket.on('close', () => clearInterval(talking));
+    });
+    talker.listen(0, '127.0.0.1');
+    await once(talker, 'listening');
+    const address = talker.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    try {
+      const delivery = deliveryThrough(createSmtpMailer(`smtp://127.0.0.1:${address.port}`, 200));
+      await queueMails(server, ['talked-to@example.com']);
+      expect(await delivery.deliverPending()).toBe(0);
+      expect(await unsentTo(server, 'talked-to@')).toMatchObject([
+        { attempts: 1, lastError: 'The SMTP server did not take the mail within 0.6 s' },
+      ]);
+    } finally {
+      talker.close();
+    }
+  });
+});
+
+describe(`mail outbox across a kill -9 of the server (${databaseLabel})`, () => {
+  const serverRoot = path.resolve(import.meta.dirname, '..');
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  /** `main.ts serve` in a process of its own, its output kept for the failure message. */
+  async function startServe(smtpUrl: string) {
+    const env: Record<string, string> = {
+      PORT: String(await freePort()),
+      DATA_DIR: database.dataDir,
+      KBA_PEPPER: database.pepper,
+      WEB_DIST_DIR: makeWebDist(database.dataDir),
+      SMTP_URL: smtpUrl,
+      SMTP_TIMEOUT_SECONDS: '3',
+      LOG_LEVEL: 'warn',
+    };
+    if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;
+    if (database.authSigningKey !== undefined) env.AUTH_SIGNING_KEY = database.authSigningKey;
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+      cwd: serverRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    return { child, exited, output: () => output };
+  }
+
+  it('sends every mail after the server dies mid-delivery, only the one in flight twice', async () => {
+    const recipients = Array.from({ length: 12 }, (_, index) => `crash-${index}@example.com`);
+    const seeding = await openDatabase({ dataDir: database.dataDir, databaseUrl: database.databaseUrl });
+    try {
+      const now = new Date();
+      for (const to of recipients) {
+        await insertOutboxMail(seeding.db, {
+          tenantId: null,
+          toAddress: to,
+          subject: 'Your code',
+          textBody: 'Hello\n',
+          htmlBody: null,
+          headers: {},
+          createdAt: now,
+          nextAttemptAt: now,
+          expiresAt: null,
+        });
+      }
+    } finally {
+      await seeding.close();
+    }
+
+    // Before the crash the server takes three mails, keeps the fourth without answering (its sender
+    // cannot know it went), and leaves every later connection and mail waiting; after it, it takes all.
+    let crashed = false;
+    let taken = 0;
+    let unanswered: string | undefined;
+    const smtp = await startSmtpServer({
+      greets: () => crashed || unanswered === undefined,
+      receives(mail) {
+        if (crashed) return 'accept';
+        if (unanswered !== undefined) return 'leave-unanswered';
+        if (taken < 3) {
+          taken += 1;
+          return 'accept';
+        }
+        unanswered = mail.to[0];
+        return 'keep-unanswered';
+      },
+    });
+    try {
+      const first = await startServe(smtp.url);
+      try {
+        // Every place in flight waits on the server: each mail taken before has been marked sent.
+        await smtp.waitUntil(() => smtp.waiting() === mailsInFlight, 60_000);
+      } catch (error) {
+        throw new Error(`${String(error)}\n${first.output()}`);
+      } finally {
+        first.child.kill('SIGKILL');
+        await first.exited;
+      }
+      crashed = true;
+
+      const second = await startServe(smtp.url);
+      try {
+        // Within a minute of the restart, the claims of the dead server included.
+        await smtp.waitUntil(
+          () => recipients.every((to) => smtp.mails.some((mail) => mail.to.includes(to))),
+          60_000,
+        );
+      } catch (error) {
+        throw new Error(`${String(error)}\n${second.output()}`);
+      } finally {
+        second.child.kill('SIGTERM');
+        await second.exited;
+      }
+      const copies = Object.fromEntries(
+        recipients.map((to) => [to, smtp.mails.filter((mail) => mail.to.includes(to)).length]),
+      );
+      expect(unanswered).toBeDefined();
+      expect(copies).toEqual(Object.fromEntries(recipients.map((to) => [to, to === unanswered ? 2 : 1])));
+    } finally {
+      await smtp.close();
+    }
+  }, 150_000);
 });

@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailOutbox } from '../src/db/schema.ts';
+import { resetTokenLifetimeMs } from '../src/services/staff-auth.ts';
 import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
 import { startSmtpServer } from './helpers/smtp.ts';
 
@@ -61,6 +64,12 @@ describe(`password reset by mail through a real SMTP server (${databaseLabel})`,
     expect((await requestReset('admin', server.demo.admin.username)).status).toBe(204);
     const mail = await smtp.waitForMail((m) => m.to.includes('admin@example.com'));
     const token = linkIn(mail.text, 'a');
+    // The mail ends with its link: had it still been waiting then, it would be dropped, not sent late.
+    const [queued] = await server.ctx.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.toAddress, 'admin@example.com'));
+    expect(queued?.expiresAt?.getTime()).toBe((queued?.createdAt.getTime() ?? 0) + resetTokenLifetimeMs);
     server.clock.advanceMinutes(31);
     const late = await changeWithToken('admin', token);
     expect(late.status).toBe(409);

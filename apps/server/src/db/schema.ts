@@ -192,7 +192,10 @@ export const emailSubscriptions = pgTable(
   (table) => [unique('email_subscriptions_address_unique').on(table.tenantId, table.emailAddress)],
 );
 
-/** Names its tenant without a foreign key (migration 0500). */
+/**
+ * Names its tenant without a foreign key (migration 0500). A mail with `expiresAt` is dropped
+ * unsent once it has passed (migration 0930).
+ */
 export const mailOutbox = pgTable('mail_outbox', {
   id: id(),
   tenantId: integer('tenant_id'),
@@ -206,6 +209,7 @@ export const mailOutbox = pgTable('mail_outbox', {
   attempts: integer('attempts').notNull().default(0),
   lastError: text('last_error'),
   nextAttemptAt: at('next_attempt_at').notNull().defaultNow(),
+  expiresAt: at('expires_at'),
 });
 
 /** Append-only: a trigger refuses UPDATE and DELETE. */

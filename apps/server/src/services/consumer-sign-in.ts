@@ -177,14 +177,16 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
         firstMfaCode({ sessionId, code, pepper: ctx.pepper, now: input.now }),
         audited('success', { mfa: 'pending' }),
       ],
-      { consumerId: consumer.id, mail: codeMail(tenant, email, code) },
+      { consumerId: consumer.id, mail: codeMail(tenant, email, code, input.now) },
     );
   }
 
+  /** The mail of a code issued at `issuedAt`: dropped unsent once the code has expired. */
   function codeMail(
     tenant: Pick<SignInTenant, 'id' | 'subdomain'>,
     to: string,
     code: string,
+    issuedAt: Date,
   ): EnqueueMailInput {
     return {
       tenantId: tenant.id,
@@ -192,6 +194,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       subject: codeMailTexts.subject,
       text: codeMailTexts.text(code, mfaCodeLifetimeMs / 60_000),
       unsubscribe: subscriptionLinks.unsubscribeLinksFor(tenant, { customerId: tenant.id, emailAddress: to }),
+      expiresAt: new Date(issuedAt.getTime() + mfaCodeLifetimeMs),
     };
   }
 
@@ -423,7 +426,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
           retryAt: { until: new Date(now.getTime() + outcome.retryAfterMs), now },
         });
       }
-      await ctx.mail.enqueueMail(codeMail(target.tenant, target.email, outcome.code));
+      await ctx.mail.enqueueMail(codeMail(target.tenant, target.email, outcome.code, now));
       await audit.record({
         event: 'consumer.sign-in.mfa.resend',
         outcome: 'success',

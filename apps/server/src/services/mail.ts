@@ -4,13 +4,16 @@ import type { Database } from '../db/index.ts';
 import type { StatementPart } from '../db/sql.ts';
 import {
   claimDueMail,
+  deleteUnsentOutboxMail,
   insertOutboxMail,
   markOutboxMailFailed,
   markOutboxMailSent,
   type NewOutboxMail,
+  type OutboxMail,
   outboxMailInsert,
   unsentMailBacklog,
 } from '../stores/mail-outbox.ts';
+import type { AuditLog } from './audit.ts';
 
 export interface OutgoingMail {
   from: string;
@@ -26,18 +29,39 @@ export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
 }
 
-export function createSmtpMailer(smtpUrl: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+/**
+ * The longest one send may take: connecting, the greeting, then the rest of the conversation,
+ * each bounded by the SMTP timeout, and the whole cut off after three of them whatever the server
+ * does (a server answering a byte at a time never trips the idle timeout).
+ */
+export const sendLimitMs = (smtpTimeoutMs: number) => 3 * smtpTimeoutMs;
+
+export function createSmtpMailer(smtpUrl: string, smtpTimeoutMs: number): Mailer {
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: smtpTimeoutMs,
+    greetingTimeout: smtpTimeoutMs,
+    socketTimeout: smtpTimeoutMs,
+  });
+  const limitMs = sendLimitMs(smtpTimeoutMs);
   return {
     async send(mail) {
-      await transport.sendMail({
-        from: mail.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        ...(mail.html === null ? {} : { html: mail.html }),
-        headers: mail.headers,
-      });
+      const deadline = AbortSignal.timeout(limitMs);
+      try {
+        await transport.sendMail({
+          from: mail.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          ...(mail.html === null ? {} : { html: mail.html }),
+          headers: mail.headers,
+          signal: deadline,
+        });
+      } catch (error) {
+        if (deadline.aborted)
+          throw new Error(`The SMTP server did not take the mail within ${limitMs / 1000} s`);
+        throw error;
+      }
     },
   };
 }
@@ -75,6 +99,8 @@ export interface EnqueueMailInput {
    * mail to the provider's own admins, who belong to no tenant and so have no subscription.
    */
   unsubscribe: UnsubscribeLinks | null;
+  /** When what the mail carries stops working (a one-time code, a reset link): from then on it is dropped unsent. */
+  expiresAt?: Date;
 }
 
 export interface MailService {
@@ -88,13 +114,18 @@ export interface MailService {
   insertOf(input: EnqueueMailInput, where?: StatementPart): StatementPart;
   /** Starts delivering what is due, without waiting for it. */
   deliverSoon(): void;
-  /** Sends what is due; failures stay in the outbox with a later next attempt. Returns how many were sent. */
+  /**
+   * Sends what is due; failures stay in the outbox with a later next attempt, expired mail is
+   * dropped. Returns how many this instance sent meanwhile.
+   */
   deliverPending(): Promise<number>;
   /** How many mails wait unsent, and how long the oldest has waited, in seconds. */
   backlog(): Promise<{ unsent: number; oldestUnsentSeconds: number }>;
-  /** Resolves when the delivery started by the last enqueue has finished (tests wait on it). */
+  /** Resolves once nothing is being claimed or sent (tests wait on it, and so does shutdown). */
   idle(): Promise<void>;
+  /** Delivers what is due now, then looks again every `intervalMs` (by default the SMTP timeout). */
   startRetries(intervalMs?: number): void;
+  /** Claims nothing more; the sends in flight go on (`idle` waits for them). */
   stop(): void;
 }
 
@@ -106,68 +137,148 @@ export const mailTexts = {
 const escapeHtml = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
-/** The claim on a row while one instance sends it, so two instances never send the same mail. */
-const leaseMs = 5 * 60_000;
+/** Mails sent at once by one instance: a server that hangs holds up only the mails it holds. */
+export const mailsInFlight = 4;
 const maxBackoffMs = 60 * 60_000;
-const batchSize = 20;
 
 export function retryDelayMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), maxBackoffMs);
 }
 
+/**
+ * Delivers the outbox: claims only as many due mails as it has free places, for a lease that
+ * outlasts the longest send, and marks each mail sent as soon as its server took it. A crashed
+ * instance thus leaves at most the mails it had in flight claimed, and only those may go twice.
+ */
 export function createMailService(deps: {
   db: Database;
-  config: Pick<Config, 'mailFrom'>;
+  config: Pick<Config, 'mailFrom' | 'smtpTimeoutSeconds'>;
   clock: Clock;
   mailer: Mailer;
+  audit: AuditLog;
   onError?: (error: unknown) => void;
   /** Hears each mail its SMTP server did not accept (it stays for a later attempt). */
   onSendFailed?: () => void;
+  /** Mails dropped unsent because what they carried had expired (their audit rows are written). */
+  onDropped?: (mails: readonly OutboxMail[]) => void;
 }): MailService {
-  const { db, config, clock, mailer } = deps;
-  let running: Promise<number> = Promise.resolve(0);
+  const { db, config, clock, mailer, audit } = deps;
+  const smtpTimeoutMs = config.smtpTimeoutSeconds * 1000;
+  // Longer than any send, so no instance takes over a mail still in flight; short, so the claims
+  // of an instance that died come back within a minute.
+  const leaseMs = sendLimitMs(smtpTimeoutMs) + 2 * smtpTimeoutMs;
+  const report = (error: unknown) => deps.onError?.(error);
+  const sending = new Set<Promise<void>>();
+  let claiming: Promise<void> | undefined;
+  let claimAgain = false;
+  let stopped = false;
+  let sentCount = 0;
   let timer: NodeJS.Timeout | undefined;
 
-  /**
-   * Sends what is due, batch by batch, in order, each batch claimed for a lease. A batch's sent
-   * mails are marked together once it is through, so the codes of a mailing day keep up with the
-   * sign-ins; a crash mid-batch sends that batch's sent mails again after the lease.
-   */
-  async function deliverPending(): Promise<number> {
-    let sent = 0;
+  async function sendClaimed(row: OutboxMail): Promise<void> {
+    try {
+      await mailer.send({
+        from: config.mailFrom,
+        to: row.toAddress,
+        subject: row.subject,
+        text: row.textBody,
+        html: row.htmlBody,
+        headers: row.headers,
+      });
+    } catch (error) {
+      deps.onSendFailed?.();
+      const attempts = row.attempts + 1;
+      await markOutboxMailFailed(db, row.id, {
+        attempts,
+        lastError: error instanceof Error ? error.message : String(error),
+        nextAttemptAt: new Date(clock.now().getTime() + retryDelayMs(attempts)),
+      });
+      return;
+    }
+    await markOutboxMailSent(db, row.id, clock.now());
+    sentCount += 1;
+  }
+
+  function startSending(row: OutboxMail): void {
+    const finished = () => {
+      sending.delete(send);
+      fill();
+    };
+    const send: Promise<void> = sendClaimed(row).then(finished, (error: unknown) => {
+      report(error);
+      finished();
+    });
+    sending.add(send);
+  }
+
+  /** Deletes mails whose content expired before they could go, each with its audit row. */
+  async function dropExpired(rows: readonly OutboxMail[]): Promise<void> {
+    const audited = rows.map((row) =>
+      audit.insertOf({
+        event: 'mail.dropped',
+        outcome: 'failure',
+        tenantId: row.tenantId,
+        detail: {
+          mailId: row.id,
+          reason: 'expired',
+          to: row.toAddress,
+          subject: row.subject,
+          expiresAt: row.expiresAt?.toISOString(),
+          attempts: row.attempts,
+          lastError: row.lastError,
+        },
+      }),
+    );
+    await deleteUnsentOutboxMail(
+      db,
+      rows.map((row) => row.id),
+      audited,
+    );
+    deps.onDropped?.(rows);
+  }
+
+  /** Claims due mails into the free places until none is free, nothing is due, or nobody asks again. */
+  async function claimWhileDue(): Promise<void> {
+    // The sends that finish in this turn free their places first: one claim then fills them all.
+    await new Promise((resolve) => setImmediate(resolve));
     for (;;) {
+      claimAgain = false;
+      const free = mailsInFlight - sending.size;
+      if (free <= 0 || stopped) return;
       const now = clock.now();
-      const batch = await claimDueMail(db, {
+      const claimed = await claimDueMail(db, {
         now,
         leaseUntil: new Date(now.getTime() + leaseMs),
-        limit: batchSize,
+        limit: free,
       });
-      if (batch.length === 0) return sent;
-      const sentIds: number[] = [];
-      for (const row of batch) {
-        try {
-          await mailer.send({
-            from: config.mailFrom,
-            to: row.toAddress,
-            subject: row.subject,
-            text: row.textBody,
-            html: row.htmlBody,
-            headers: row.headers,
-          });
-          sentIds.push(row.id);
-        } catch (error) {
-          deps.onSendFailed?.();
-          const attempts = row.attempts + 1;
-          await markOutboxMailFailed(db, row.id, {
-            attempts,
-            lastError: error instanceof Error ? error.message : String(error),
-            nextAttemptAt: new Date(clock.now().getTime() + retryDelayMs(attempts)),
-          });
-        }
-      }
-      await markOutboxMailSent(db, sentIds, clock.now());
-      sent += sentIds.length;
+      const expired = claimed.filter((row) => row.expiresAt !== null && row.expiresAt <= now);
+      for (const row of claimed) if (!expired.includes(row)) startSending(row);
+      if (expired.length > 0) await dropExpired(expired);
+      if (claimed.length < free && !claimAgain) return;
     }
+  }
+
+  /** Starts claiming; while a claim runs, it claims once more when it is done instead. */
+  function fill(): void {
+    if (stopped) return;
+    if (claiming !== undefined) {
+      claimAgain = true;
+      return;
+    }
+    claiming = claimWhileDue()
+      .catch((error: unknown) => {
+        // Left to the next retry: claiming again at once would spin while the database is away.
+        claimAgain = false;
+        report(error);
+      })
+      .finally(() => {
+        claiming = undefined;
+        if (claimAgain) fill();
+      });
+  }
+
+  async function idle(): Promise<void> {
+    while (claiming !== undefined || sending.size > 0) await Promise.allSettled([claiming, ...sending]);
   }
 
   function outboxRow(input: EnqueueMailInput): NewOutboxMail {
@@ -194,48 +305,39 @@ export function createMailService(deps: {
       headers,
       createdAt: now,
       nextAttemptAt: now,
+      expiresAt: input.expiresAt ?? null,
     };
   }
-
-  /** A delivery is waiting for the running one: later kicks are covered by it. */
-  let deliveryQueued = false;
-  const startQueuedDelivery = () => {
-    deliveryQueued = false;
-    return deliverPending();
-  };
-  const kick = () => {
-    if (deliveryQueued) return;
-    deliveryQueued = true;
-    running = running.then(startQueuedDelivery, startQueuedDelivery).catch((error: unknown) => {
-      deps.onError?.(error);
-      return 0;
-    });
-  };
 
   return {
     async enqueueMail(input) {
       const id = await insertOutboxMail(db, outboxRow(input));
-      kick();
+      fill();
       return id;
     },
     insertOf(input, where) {
       return outboxMailInsert(outboxRow(input), where);
     },
-    deliverSoon: kick,
-    deliverPending,
+    deliverSoon: fill,
+    async deliverPending() {
+      const before = sentCount;
+      fill();
+      await idle();
+      return sentCount - before;
+    },
     async backlog() {
       const { unsent, oldestCreatedAt } = await unsentMailBacklog(db);
       const waitedMs = oldestCreatedAt === null ? 0 : clock.now().getTime() - oldestCreatedAt.getTime();
       return { unsent, oldestUnsentSeconds: Math.max(0, waitedMs / 1000) };
     },
-    async idle() {
-      await running;
-    },
-    startRetries(intervalMs = 30_000) {
-      timer ??= setInterval(kick, intervalMs);
+    idle,
+    startRetries(intervalMs = smtpTimeoutMs) {
+      timer ??= setInterval(fill, intervalMs);
       timer.unref();
+      fill();
     },
     stop() {
+      stopped = true;
       if (timer !== undefined) clearInterval(timer);
       timer = undefined;
     },

@@ -198,7 +198,12 @@ export function resetPasswordUrl(config: AppContext['config'], kind: StaffKind, 
   return `${appsOrigin(config)}${portalPrefix[kind]}/reset-password?token=${encodeURIComponent(token)}`;
 }
 
-async function sendResetMail(ctx: AppContext, user: StaffUser, token: string): Promise<void> {
+async function sendResetMail(
+  ctx: AppContext,
+  user: StaffUser,
+  token: string,
+  expiresAt: Date,
+): Promise<void> {
   const link = resetPasswordUrl(ctx.config, user.kind, token);
   let unsubscribe = null;
   if (user.tenantId !== null) {
@@ -216,6 +221,7 @@ async function sendResetMail(ctx: AppContext, user: StaffUser, token: string): P
     subject: staffMailTexts.resetSubject,
     text: staffMailTexts.resetBody(link),
     unsubscribe,
+    expiresAt,
   });
 }
 
@@ -242,12 +248,9 @@ export function requestPasswordReset(
     if (user === undefined) return;
     const token = randomToken();
     const now = ctx.clock.now();
-    await insertResetToken(ctx.db, user.id, {
-      hash: hashToken(token),
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + resetTokenLifetimeMs),
-    });
-    await sendResetMail(ctx, user, token);
+    const expiresAt = new Date(now.getTime() + resetTokenLifetimeMs);
+    await insertResetToken(ctx.db, user.id, { hash: hashToken(token), createdAt: now, expiresAt });
+    await sendResetMail(ctx, user, token, expiresAt);
   };
   work().catch((error: unknown) => log.error({ err: error }, 'password reset request failed'));
 }

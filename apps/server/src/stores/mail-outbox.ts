@@ -1,18 +1,34 @@
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
-import type { Database } from '../db/index.ts';
+import { type Database, oncePerHandle } from '../db/index.ts';
 import { rowsInsert } from '../db/rows-insert.ts';
 import { mailOutbox } from '../db/schema.ts';
-import { executeRows, type StatementPart, sqlOf, sqlPart } from '../db/sql.ts';
+import {
+  batchedByTurn,
+  executePart,
+  executeRows,
+  type StatementPart,
+  sqlOf,
+  sqlPart,
+  writesTogether,
+} from '../db/sql.ts';
 
 /** The outbox of mail to send: every statement about its table. */
 
 export type OutboxMail = typeof mailOutbox.$inferSelect;
 
-/** A mail to keep until it is sent, due at `nextAttemptAt`. */
+/** A mail to keep until it is sent, due at `nextAttemptAt`; dropped unsent from `expiresAt` on, if it has one. */
 export type NewOutboxMail = Required<
   Pick<
     typeof mailOutbox.$inferInsert,
-    'tenantId' | 'toAddress' | 'subject' | 'textBody' | 'htmlBody' | 'headers' | 'createdAt' | 'nextAttemptAt'
+    | 'tenantId'
+    | 'toAddress'
+    | 'subject'
+    | 'textBody'
+    | 'htmlBody'
+    | 'headers'
+    | 'createdAt'
+    | 'nextAttemptAt'
+    | 'expiresAt'
   >
 >;
 
@@ -25,6 +41,7 @@ const outboxInsert = rowsInsert(mailOutbox, [
   'headers',
   'createdAt',
   'nextAttemptAt',
+  'expiresAt',
 ]);
 
 /**
@@ -80,13 +97,53 @@ export async function markOutboxMailFailed(
   await db.update(mailOutbox).set(failure).where(eq(mailOutbox.id, id));
 }
 
-/** Marks the mails sent, in one statement. */
-export async function markOutboxMailSent(db: Database, ids: readonly number[], at: Date): Promise<void> {
+/** A mail its SMTP server accepted at `at`. */
+interface SentMark {
+  id: number;
+  at: Date;
+}
+
+/** One statement text for any number of marks: the ids and instants go as two lists. */
+const sentMarks = (marks: readonly SentMark[]) =>
+  sqlPart`UPDATE mail_outbox AS m SET sent_at = v.sent_at
+  FROM unnest(string_to_array(${marks.map((mark) => mark.id).join(',')}::text, ',')::bigint[],
+    string_to_array(${marks.map((mark) => mark.at.toISOString()).join(',')}::text, ',')::timestamptz[]) AS v(id, sent_at)
+  WHERE m.id = v.id`;
+
+/** Each database's marker of sent mail: the marks of one turn share a statement. */
+const sentMarkersOf = oncePerHandle((db) =>
+  batchedByTurn<SentMark, void>({
+    shapeOf: () => '',
+    rowsOf: (mark) => [String(mark.id)],
+    perStatement: 16,
+    async runTogether(marks) {
+      await executePart(db, sentMarks(marks));
+      return marks.map(() => undefined);
+    },
+    async runAlone(mark) {
+      await executePart(db, sentMarks([mark]));
+    },
+  }),
+);
+
+/** Marks the mail sent; the marks that come in the same turn of the event loop share one statement. */
+export function markOutboxMailSent(db: Database, id: number, at: Date): Promise<void> {
+  return sentMarkersOf(db)({ id, at });
+}
+
+/**
+ * Deletes the unsent mails of `ids`, with `alongside` (the record of why) in the same statement:
+ * both commit together.
+ */
+export async function deleteUnsentOutboxMail(
+  db: Database,
+  ids: readonly number[],
+  alongside: readonly StatementPart[],
+): Promise<void> {
   if (ids.length === 0) return;
-  await db
-    .update(mailOutbox)
-    .set({ sentAt: at })
-    .where(inArray(mailOutbox.id, [...ids]));
+  const deletion = sqlPart`DELETE FROM mail_outbox
+  WHERE id = ANY(string_to_array(${ids.join(',')}::text, ',')::bigint[]) AND sent_at IS NULL`;
+  await executePart(db, writesTogether([deletion, ...alongside]));
 }
 
 /** Deletes up to `limit` mails sent before `cutoff`; answers how many it deleted. */

@@ -1,5 +1,7 @@
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AuthTokenResult } from '@entry/domain';
@@ -134,7 +136,8 @@ export interface StartOptions {
   logLines?: string[];
 }
 
-function makeWebDist(dataDir: string): string {
+/** A web dist directory with a one-line index.html and script, in `dataDir`. */
+export function makeWebDist(dataDir: string): string {
   const dist = path.join(dataDir, 'web-dist');
   mkdirSync(path.join(dist, 'assets'), { recursive: true });
   writeFileSync(
@@ -143,6 +146,17 @@ function makeWebDist(dataDir: string): string {
   );
   writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log("app");');
   return dist;
+}
+
+/** A port nothing listens on at the moment, for a server process of the test's own. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  probe.listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const address = probe.address();
+  probe.close();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
 }
 
 /**

@@ -33,51 +33,92 @@ export function parseMail(raw: string, to: string[]): ReceivedMail {
   return { to, headers, subject: headers.get('subject') ?? '', text: text.replace(/\r\n/g, '\n') };
 }
 
+/** How the test's SMTP server treats what comes in; by default it greets everyone and takes every mail. */
+export interface SmtpServerBehaviour {
+  /** False leaves the new connection without a greeting, as a server that accepts and then hangs. */
+  greets?(): boolean;
+  /**
+   * What becomes of a mail whose content has arrived: `accept` keeps it and says so;
+   * `keep-unanswered` keeps it and never answers, so its sender cannot know it went;
+   * `leave-unanswered` neither keeps it nor answers.
+   */
+  receives?(mail: ReceivedMail): 'accept' | 'keep-unanswered' | 'leave-unanswered';
+}
+
 /** A real SMTP server on a free local port: the app sends through nodemailer, the test reads. */
-export async function startSmtpServer(): Promise<{
+export async function startSmtpServer(behaviour: SmtpServerBehaviour = {}): Promise<{
   url: string;
   mails: ReceivedMail[];
+  /** The open connections the server leaves waiting: never greeted, or with a mail unanswered. */
+  waiting(): number;
   waitForMail(predicate: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
+  /** Resolves once `check` holds, checked again whenever a mail arrives or a connection waits or closes. */
+  waitUntil(check: () => boolean, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }> {
   const mails: ReceivedMail[] = [];
+  const waitingSessions = new Set<string>();
   const waiters: (() => void)[] = [];
+  const changed = () => {
+    for (const wake of waiters.splice(0)) wake();
+  };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    disableReverseLookup: true,
     logger: false,
+    onConnect(session, callback) {
+      if (behaviour.greets?.() === false) {
+        waitingSessions.add(session.id);
+        changed();
+        return;
+      }
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const to = session.envelope.rcptTo.map((address) => address.address);
-        mails.push(parseMail(Buffer.concat(chunks).toString('utf8'), to));
-        for (const wake of waiters.splice(0)) wake();
-        callback();
+        const mail = parseMail(Buffer.concat(chunks).toString('utf8'), to);
+        const fate = behaviour.receives?.(mail) ?? 'accept';
+        if (fate !== 'leave-unanswered') mails.push(mail);
+        if (fate === 'accept') callback();
+        else waitingSessions.add(session.id);
+        changed();
       });
+    },
+    onClose(session) {
+      if (waitingSessions.delete(session.id)) changed();
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
+  async function waitUntil(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!check()) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new Error('the SMTP server never got there');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, remaining);
+        waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
+    waiting: () => waitingSessions.size,
     async waitForMail(predicate, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = mails.find(predicate);
-        if (found !== undefined) return found;
-        const remaining = deadline - Date.now();
-        if (remaining <= 0) throw new Error('no matching mail arrived');
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, remaining);
-          waiters.push(() => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
-      }
+      await waitUntil(() => mails.some(predicate), timeoutMs).catch(() => {
+        throw new Error('no matching mail arrived');
+      });
+      return mails.find(predicate) as ReceivedMail;
     },
+    waitUntil,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
