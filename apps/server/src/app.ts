@@ -43,6 +43,8 @@ export interface AppDeps {
 }
 
 const bodyLimitBytes = 64 * 1024;
+/** A request's headers and body must have arrived within this long, so slow clients hold nothing. */
+const requestArrivalMs = 10_000;
 
 function contentSecurityPolicy() {
   return {
@@ -108,6 +110,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: bodyLimitBytes,
+    requestTimeout: requestArrivalMs,
+    // Node checks the arrival deadlines every half minute unless told otherwise.
+    http: { headersTimeout: requestArrivalMs, connectionsCheckingInterval: 1000 },
+    // A close ends the idle keep-alive connections at once; a request still arriving on a busy one
+    // is answered (with `Connection: close`) rather than refused with Fastify's own 503 body.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
     routerOptions: { maxParamLength: 512 },
     // A path Fastify cannot decode (`/access/%`) is answered before routing; it gets the error body too.
     frameworkErrors: (error, request, reply) => handleError(error, request, reply),
