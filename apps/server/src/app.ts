@@ -183,6 +183,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     });
     app.addHook('onSend', (_request, reply, payload, done) => {
       if (closing) reply.header('connection', 'close');
+      // Fastify closes the connection on an oversized body, so a client still sending it meets a
+      // reset instead of the 413. Node reads the rest and drops it instead, within requestArrivalMs.
+      else if (reply.statusCode === 413) reply.removeHeader('connection');
       done(null, payload);
     });
 
