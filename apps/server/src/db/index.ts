@@ -150,7 +150,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       close: () => pool.end(),
     };
   }
-  const release = lockDataDir(config.dataDir);
+  const lock = await lockDataDir(config.dataDir);
   try {
     // Loaded only here: PGlite's WebAssembly costs memory a PostgreSQL server never needs.
     const [{ PgliteThread }, { drizzle: drizzlePglite }] = await Promise.all([
@@ -185,11 +185,11 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       close: async () => {
         await stopVacuum();
         await client.close();
-        release();
+        lock.release();
       },
     };
   } catch (error) {
-    release();
+    lock.release();
     throw error;
   }
 }
