@@ -44,6 +44,8 @@ export interface AppDeps {
 }
 
 const bodyLimitBytes = 64 * 1024;
+/** A request's headers and body must have arrived within this long, so slow clients hold nothing. */
+const requestArrivalMs = 10_000;
 
 function contentSecurityPolicy() {
   return {
@@ -109,6 +111,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     genReqId: requestIdOf(config),
     trustProxy: config.trustProxy,
     bodyLimit: bodyLimitBytes,
+    requestTimeout: requestArrivalMs,
+    // Node checks the arrival deadlines every half minute unless told otherwise.
+    http: { headersTimeout: requestArrivalMs, connectionsCheckingInterval: 1000 },
+    // A close ends the idle keep-alive connections at once; a request still arriving on a busy one
+    // is answered (with `Connection: close`) rather than refused with Fastify's own 503 body.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
     routerOptions: { maxParamLength: 512 },
     // A path Fastify cannot decode (`/access/%`) is answered before routing; it gets the error body too.
     frameworkErrors: (error, request, reply) => handleError(error, request, reply),
@@ -200,6 +209,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     });
     app.addHook('onSend', (_request, reply, payload, done) => {
       if (closing) reply.header('connection', 'close');
+      // Fastify closes the connection on an oversized body, so a client still sending it meets a
+      // reset instead of the 413. Node reads the rest and drops it instead, within requestArrivalMs.
+      else if (reply.statusCode === 413) reply.removeHeader('connection');
       done(null, payload);
     });
 

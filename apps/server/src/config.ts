@@ -42,6 +42,8 @@ export interface Config {
   sessionMaxMinutes: number;
   /** Staff and admin pages sign out after this long without activity. */
   staffIdleMinutes: number;
+  /** On SIGTERM/SIGINT the server has exited within this long, whatever its clients do. */
+  shutdownGraceSeconds: number;
   /** Where the built web app lives (apps/web/dist). */
   webDistDir: string;
   logLevel: string;
@@ -159,6 +161,7 @@ const environmentSchema = z.object({
   REFRESH_TOKEN_MINUTES: z.preprocess(blankToUndefined, positiveInt.default(60)),
   SESSION_MAX_MINUTES: z.preprocess(blankToUndefined, positiveInt.default(720)),
   STAFF_IDLE_MINUTES: z.preprocess(blankToUndefined, positiveInt.default(30)),
+  SHUTDOWN_GRACE_SECONDS: z.preprocess(blankToUndefined, positiveInt.default(10)),
   WEB_DIST_DIR: z.preprocess(blankToUndefined, z.string().default(defaultWebDist)),
   LOG_LEVEL: z.preprocess(
     blankToUndefined,
@@ -227,6 +230,7 @@ export function loadConfig(
     refreshTokenMinutes: e.REFRESH_TOKEN_MINUTES,
     sessionMaxMinutes: e.SESSION_MAX_MINUTES,
     staffIdleMinutes: e.STAFF_IDLE_MINUTES,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

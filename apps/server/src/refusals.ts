@@ -65,8 +65,9 @@ export const refusals = {
     message: 'The value must not contain a NUL character.',
     fields: ['body'],
   },
+  /** The spec has no code of its own for it: the body is bad input, so InvalidValue, as with 415. */
   bodyTooLarge: {
-    status: 400,
+    status: 413,
     errorCode: 'InvalidValue',
     message: 'The request body is too large.',
     fields: ['body'],

@@ -17,6 +17,7 @@ describe('configuration from the environment', () => {
       dashDomainMarkers: ['dash'],
       accessTokenMinutes: 15,
       refreshTokenMinutes: 60,
+      shutdownGraceSeconds: 10,
       trustProxy: false,
     });
   });
@@ -45,6 +46,8 @@ describe('configuration from the environment', () => {
     ['REFRESH_TOKEN_MINUTES', '1.5'],
     ['SESSION_MAX_MINUTES', '0'],
     ['STAFF_IDLE_MINUTES', 'half an hour'],
+    ['SHUTDOWN_GRACE_SECONDS', '0'],
+    ['SHUTDOWN_GRACE_SECONDS', 'ten'],
     ['KBA_PEPPER', 'short'],
     ['AUTH_SIGNING_KEY', 'not a key'],
     ['ADMIN_DOMAIN_MARKERS', ' , '],

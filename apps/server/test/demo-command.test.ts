@@ -1,8 +1,9 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHolder } from './helpers/data-dir-holder.ts';
 import { createTestDatabase, databaseLabel, type TestDatabase, testDatabaseUrl } from './helpers/server.ts';
 
 const run = promisify(execFile);
@@ -52,14 +53,14 @@ describe(`npm run demo -- --json (${databaseLabel})`, () => {
   it.runIf(testDatabaseUrl === undefined)(
     'prints the demo.json the server wrote while a running server holds the PGlite directory',
     async () => {
-      const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+      const holder = await startHolder(database.dataDir);
       try {
-        writeFileSync(path.join(database.dataDir, 'pglite.lock'), String(holder.pid));
         writeFileSync(path.join(database.dataDir, 'demo.json'), JSON.stringify({ written: 'by the server' }));
         const { stdout } = await demo();
         expect(JSON.parse(stdout)).toEqual({ written: 'by the server' });
       } finally {
-        holder.kill();
+        holder.child.stdin?.end();
+        await holder.exited;
       }
     },
   );

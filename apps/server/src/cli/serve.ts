@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import pinoPretty from 'pino-pretty';
 import { buildApp } from '../app.ts';
@@ -45,9 +46,14 @@ function prettyLogOutput() {
   return { stream: output, flush: () => undefined };
 }
 
+/** What a shutdown keeps of its grace for closing the database after the connections. */
+const closeReserveMs = 2000;
+/** How often a closing server looks for keep-alive connections that have just gone idle. */
+const idleSweepMs = 100;
+
 /**
  * `serve`: opens and migrates the database, seeds the demo data on an empty one, prints a link per
- * flow, listens, and closes gracefully on SIGTERM/SIGINT.
+ * flow, listens, and on SIGTERM/SIGINT closes gracefully within SHUTDOWN_GRACE_SECONDS.
  */
 export async function serve(configured: Config): Promise<number> {
   keepServingWithoutOutput();
@@ -74,15 +80,42 @@ export async function serve(configured: Config): Promise<number> {
     throw error;
   }
 
-  await new Promise<void>((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      app.log.info({ signal }, 'shutting down');
-      resolve();
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
   });
-  await app.close();
-  await database.close();
+  app.log.info({ signal }, 'shutting down');
+  const graceMs = config.shutdownGraceSeconds * 1000;
+  const overdue = setTimeout(() => {
+    app.log.error('the shutdown grace is over: exiting before the close has finished');
+    process.exit(1);
+  }, graceMs);
+  try {
+    await closeWithin(app, graceMs - Math.min(closeReserveMs, graceMs / 2));
+    await database.close();
+  } finally {
+    clearTimeout(overdue);
+  }
   return 0;
+}
+
+/**
+ * Closes `app` (no new connections, requests in flight answered with `Connection: close`, idle
+ * keep-alive connections ended) and, past `drainMs`, destroys the connections still open: a slow
+ * client, such as one sending its headers a byte at a time, cannot hold the process.
+ */
+export async function closeWithin(app: FastifyInstance, drainMs: number): Promise<void> {
+  // The server ends the connections idle when the close begins; one whose answer was already under
+  // way when it began goes idle later, still kept alive, and is ended by the sweep.
+  const sweep = setInterval(() => app.server.closeIdleConnections(), idleSweepMs);
+  const cut = setTimeout(() => {
+    app.log.warn('the shutdown grace is ending: closing the connections still open');
+    app.server.closeAllConnections();
+  }, drainMs);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(cut);
+  }
 }

@@ -1,60 +1,159 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
+import { ConfigError } from '../config.ts';
 
 /** PGlite is single-process: a second process must never open a DATA_DIR that another one holds. */
 export class DataDirInUseError extends Error {
   constructor(
     readonly dataDir: string,
-    readonly pid: number,
+    /** Undefined when the holder did not say (it may be stopped, e.g. by SIGSTOP). */
+    readonly pid: number | undefined,
   ) {
     super(
-      `The data directory ${dataDir} is in use by another process (pid ${pid}). ` +
+      `The data directory ${dataDir} is in use by another process${pid === undefined ? '' : ` (pid ${pid})`}. ` +
         'Stop that process, or set DATA_DIR to another directory, or use DATABASE_URL for PostgreSQL.',
     );
     this.name = 'DataDirInUseError';
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** The holder of a data directory: a Unix socket it listens on in that directory. */
+export interface DataDirLock {
+  /** The socket's path as bound: absolute, relative to the working directory, or through /proc. */
+  readonly socketPath: string;
+  /** Stops listening and removes the socket file. */
+  release(): void;
 }
 
-function readHolder(lockFile: string): number | undefined {
-  try {
-    const pid = Number.parseInt(readFileSync(lockFile, 'utf8').trim(), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
+export const lockSocketName = 'pglite.sock';
+
+/** A Unix socket path longer than sockaddr_un holds cannot be bound (the NUL takes one byte). */
+const maxSocketPathBytes = process.platform === 'darwin' ? 103 : 107;
+/** How long a prober waits for a live holder to say its pid. */
+const greetingWaitMs = 2000;
+
+interface SocketAddress {
+  path: string;
+  /** Frees what the path needed (an open directory for a /proc path). */
+  close(): void;
+}
+
+const fits = (socketPath: string) => Buffer.byteLength(socketPath) <= maxSocketPathBytes;
+
+/**
+ * The shortest working path of the socket in `dataDir`: absolute; else relative to the working
+ * directory; else, on Linux, through an open descriptor of the directory (/proc/self/fd/N/...).
+ */
+function socketAddress(dataDir: string): SocketAddress {
+  const absolute = path.join(dataDir, lockSocketName);
+  if (fits(absolute)) return { path: absolute, close: () => undefined };
+  const relative = path.relative(process.cwd(), absolute);
+  if (fits(relative)) return { path: relative, close: () => undefined };
+  if (existsSync('/proc/self/fd')) {
+    const directory = openSync(dataDir, 'r');
+    return { path: `/proc/self/fd/${directory}/${lockSocketName}`, close: () => closeSync(directory) };
   }
+  throw new ConfigError(
+    'DATA_DIR',
+    `is too long for its lock socket (${absolute} has ${Buffer.byteLength(absolute)} bytes, at most ` +
+      `${maxSocketPathBytes} are possible): use a shorter path, or start the server in or near it`,
+  );
+}
+
+/** Each connection learns who holds the directory: one JSON line, then the end. */
+function greet(socket: Socket): void {
+  socket.on('error', () => undefined);
+  // A prober that never hangs up must not keep this process alive.
+  socket.unref();
+  socket.end(`${JSON.stringify({ pid: process.pid })}\n`);
+}
+
+/** Listens on `socketPath`, or resolves undefined when its file exists (held, or left stale). */
+function listenOn(socketPath: string): Promise<Server | undefined> {
+  return new Promise((resolve, reject) => {
+    const server = createServer(greet);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') resolve(undefined);
+      else reject(error);
+    });
+    server.listen(socketPath, () => {
+      // Holding the lock is no reason to keep running; an accept error later loses nothing held.
+      server.unref();
+      server.on('error', () => undefined);
+      resolve(server);
+    });
+  });
+}
+
+type Holder = { state: 'live'; pid: number | undefined } | { state: 'stale' } | { state: 'gone' };
+
+/** Who is behind the socket file: a live process (connected), none (refused), or no file any more. */
+function askHolder(socketPath: string): Promise<Holder> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(socketPath);
+    let received = '';
+    let connected = false;
+    const answer = (holder: Holder) => {
+      socket.destroy();
+      resolve(holder);
+    };
+    const pidOf = (line: string): number | undefined => {
+      try {
+        const { pid } = JSON.parse(line) as { pid?: unknown };
+        return typeof pid === 'number' && Number.isInteger(pid) ? pid : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    socket.setTimeout(greetingWaitMs, () => answer({ state: 'live', pid: undefined }));
+    socket.on('connect', () => {
+      connected = true;
+    });
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('utf8');
+      const end = received.indexOf('\n');
+      if (end >= 0) answer({ state: 'live', pid: pidOf(received.slice(0, end)) });
+    });
+    socket.on('end', () => answer({ state: 'live', pid: pidOf(received) }));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (connected) answer({ state: 'live', pid: undefined });
+      else if (error.code === 'ECONNREFUSED') answer({ state: 'stale' });
+      else if (error.code === 'ENOENT') answer({ state: 'gone' });
+      else reject(error);
+    });
+  });
 }
 
 /**
- * Takes the lock file `DATA_DIR/pglite.lock` holding this process's id. A lock left by a process
- * that no longer runs is taken over. Returns the function that releases it.
+ * Locks `dataDir` for this process: it listens on the Unix socket `DATA_DIR/pglite.sock`, which the
+ * operating system stops serving when the process ends, however it ends. A socket file nobody
+ * listens on (its holder was killed) is removed and taken over; a live holder refuses with its pid.
  */
-export function lockDataDir(dataDir: string): () => void {
+export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   mkdirSync(dataDir, { recursive: true });
-  const lockFile = path.join(dataDir, 'pglite.lock');
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
-      return () => {
-        if (readHolder(lockFile) === process.pid) rmSync(lockFile, { force: true });
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = readHolder(lockFile);
-      if (holder !== undefined && holder !== process.pid && isAlive(holder)) {
-        throw new DataDirInUseError(dataDir, holder);
+  const address = socketAddress(dataDir);
+  try {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const server = await listenOn(address.path);
+      if (server !== undefined) {
+        return {
+          socketPath: address.path,
+          release: () => {
+            // Closing a listening Unix socket removes its file (libuv does).
+            server.close();
+            address.close();
+          },
+        };
       }
-      rmSync(lockFile, { force: true });
+      const holder = await askHolder(address.path);
+      if (holder.state === 'live') throw new DataDirInUseError(dataDir, holder.pid);
+      if (holder.state === 'stale') rmSync(address.path, { force: true });
     }
+  } catch (error) {
+    address.close();
+    throw error;
   }
-  throw new Error(`Could not lock the data directory ${dataDir}`);
+  address.close();
+  throw new Error(`Could not lock the data directory ${dataDir}: its lock socket kept changing hands`);
 }

@@ -175,7 +175,7 @@ export async function openDatabase(
       close: () => pool.end(),
     };
   }
-  const release = lockDataDir(config.dataDir);
+  const lock = await lockDataDir(config.dataDir);
   try {
     // Loaded only here: PGlite's WebAssembly costs memory a PostgreSQL server never needs.
     const [{ PgliteThread }, { drizzle: drizzlePglite }] = await Promise.all([
@@ -214,11 +214,11 @@ export async function openDatabase(
       close: async () => {
         await stopVacuum();
         await client.close();
-        release();
+        lock.release();
       },
     };
   } catch (error) {
-    release();
+    lock.release();
     throw error;
   }
 }
