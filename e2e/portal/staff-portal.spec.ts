@@ -26,7 +26,7 @@ test.describe('admin and customer sign-in', () => {
     await expect(page).toHaveURL(`${portal.apps}/a/sign-in`);
   });
 
-  test('a customer signs in and sees their organisation', async ({ page, portal, expectNoAxeViolations }) => {
+  test('a customer signs in and sees their organization', async ({ page, portal, expectNoAxeViolations }) => {
     const customer = await portal.createStaffUser('customer');
     await signInAsStaff(page, portal, 'd', customer);
     await expect(page.getByRole('heading', { name: 'Customer portal' })).toBeVisible();
