@@ -101,7 +101,12 @@ export function forgetIdentityTokens(db: Database): void {
   caches.get(db)?.identityTokens.clear();
 }
 
-/** After a change to a tenant's public details (`tenant update`): its next lookup goes to the database. */
+/**
+ * After a change to a tenant's public details (`tenant update`): its next lookup goes to the
+ * database, and no replaced or removed logo is served from here any more.
+ */
 export function forgetAccessTenant(db: Database, tenant: { subdomain: string; customerId: number }): void {
-  caches.get(db)?.access.delete([`subdomain:${tenant.subdomain}`, `customer:${tenant.customerId}`]);
+  const cache = caches.get(db);
+  cache?.access.delete([`subdomain:${tenant.subdomain}`, `customer:${tenant.customerId}`]);
+  cache?.logos.clear();
 }

@@ -130,15 +130,15 @@ export async function updateTenantDetails(
   change: TenantDetailsChange,
   now: Date,
 ): Promise<TenantRow | undefined> {
+  const columns = {
+    ...(change.name === undefined ? {} : { name: change.name }),
+    ...(change.contact === undefined ? {} : { contact: change.contact }),
+  };
   const updated = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(tenants)
-      .set({
-        ...(change.name === undefined ? {} : { name: change.name }),
-        ...(change.contact === undefined ? {} : { contact: change.contact }),
-      })
-      .where(eq(tenants.subdomain, subdomain))
-      .returning();
+    const [row] =
+      Object.keys(columns).length === 0
+        ? await tx.select().from(tenants).where(eq(tenants.subdomain, subdomain)).for('update')
+        : await tx.update(tenants).set(columns).where(eq(tenants.subdomain, subdomain)).returning();
     if (row === undefined) return undefined;
     if (change.logo === null) {
       await tx.delete(tenantLogos).where(eq(tenantLogos.tenantId, row.id));
