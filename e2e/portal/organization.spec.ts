@@ -37,7 +37,10 @@ test.describe('the organization on its pages, on a phone', () => {
     await expect(page).toHaveTitle(`Confirm it's you - ${organization.name}`);
     const footer = page.getByRole('contentinfo');
     await expect(footer).toContainText(organization.name);
-    await expect(footer.getByRole('link', { name: organization.phone })).toHaveAttribute('href', 'tel:+18005550199');
+    await expect(footer.getByRole('link', { name: organization.phone })).toHaveAttribute(
+      'href',
+      'tel:+18005550199',
+    );
     await expect(footer.getByRole('link', { name: organization.email })).toBeVisible();
     await expect(footer.getByRole('link', { name: 'Privacy' })).toBeVisible();
     await expectNoAxeViolations();
@@ -57,10 +60,15 @@ test.describe('the organization on its pages, on a phone', () => {
     await fresh.goto(`${portal.tenant()}/c/verify-identity`);
     await expect(fresh).toHaveTitle(`Verify your identity - ${organization.name}`);
     await expect(fresh.getByRole('banner').getByRole('link', { name: organization.name })).toBeVisible();
-    await expect(fresh.getByRole('contentinfo').getByRole('link', { name: organization.phone })).toBeVisible();
+    await expect(
+      fresh.getByRole('contentinfo').getByRole('link', { name: organization.phone }),
+    ).toBeVisible();
   });
 
-  test("a Direct link's page names the organization without asking the server again", async ({ page, portal }) => {
+  test("a Direct link's page names the organization without asking the server again", async ({
+    page,
+    portal,
+  }) => {
     const accessLookups: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/api/auth/v1/access/')) accessLookups.push(request.url());
@@ -90,7 +98,9 @@ test.describe('the organization on its pages, on a phone', () => {
     }
     await answerZip(page, wrong);
     const lock = page.getByRole('alert');
-    await expect(lock).toContainText('For your security, verification is locked after too many attempts. Try again after ');
+    await expect(lock).toContainText(
+      'For your security, verification is locked after too many attempts. Try again after ',
+    );
     const shown = /Try again after (\d{1,2}:\d{2} [AP]M), or contact Sender Collections\./.exec(
       (await lock.textContent()) ?? '',
     )?.[1];

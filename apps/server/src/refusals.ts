@@ -299,7 +299,8 @@ export const refusals = {
   invalidLogo: {
     status: 400,
     errorCode: 'InvalidValue',
-    message: (problem: string) => `The logo must be a PNG or SVG file of at most 64 KB that only draws: ${problem}.`,
+    message: (problem: string) =>
+      `The logo must be a PNG or SVG file of at most 64 KB that only draws: ${problem}.`,
     fields: ['logo'],
   },
   nothingToUpdate: {

@@ -40,7 +40,12 @@ describe(`operator CLI: tenant update (${databaseLabel})`, () => {
 
   it('sets the name and contact the access lookup then answers, and clears a detail given empty', async () => {
     const subdomain = await newTenant();
-    expect((await access(subdomain)).contact).toEqual({ phone: null, email: null, hours: null, website: null });
+    expect((await access(subdomain)).contact).toEqual({
+      phone: null,
+      email: null,
+      hours: null,
+      website: null,
+    });
 
     const run = await cli(
       server,
@@ -96,10 +101,21 @@ describe(`operator CLI: tenant update (${databaseLabel})`, () => {
     [['--name', '   '], 'name'],
   ])('refuses %j, naming the field, and changes nothing', async (option, field) => {
     const subdomain = await newTenant();
-    const run = await cli(server, 'tenant', 'update', '--subdomain', subdomain, '--phone', '8005550142', ...option);
+    const run = await cli(
+      server,
+      'tenant',
+      'update',
+      '--subdomain',
+      subdomain,
+      '--phone',
+      '8005550142',
+      ...option,
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^InvalidValue: /);
-    expect(run.stderr.toLowerCase()).toContain(field === 'name' ? 'tenant name' : field === 'website' ? 'web address' : field);
+    expect(run.stderr.toLowerCase()).toContain(
+      field === 'name' ? 'tenant name' : field === 'website' ? 'web address' : field,
+    );
     expect(await access(subdomain)).toMatchObject({
       customerName: 'Before Update',
       contact: { phone: null },
@@ -118,23 +134,34 @@ describe(`operator CLI: tenant update (${databaseLabel})`, () => {
   it.each([
     ['a PNG', 'logo.png', png, 'image/png'],
     ['an SVG that only draws', 'logo.svg', Buffer.from(drawing), 'image/svg+xml'],
-  ])('stores %s and serves it at an address of its content, kept for good under its own policy', async (_, name, content, mediaType) => {
-    const subdomain = await newTenant();
-    const run = await cli(server, 'tenant', 'update', '--subdomain', subdomain, '--logo', tempFile(name, content));
-    expect(run).toMatchObject({ code: 0, stderr: '' });
-    const { logoUrl } = await access(subdomain);
-    expect(logoUrl).toMatch(new RegExp(`^/api/auth/v1/access/${subdomain}/logo/[0-9a-f]{32}$`));
+  ])(
+    'stores %s and serves it at an address of its content, kept for good under its own policy',
+    async (_, name, content, mediaType) => {
+      const subdomain = await newTenant();
+      const run = await cli(
+        server,
+        'tenant',
+        'update',
+        '--subdomain',
+        subdomain,
+        '--logo',
+        tempFile(name, content),
+      );
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      const { logoUrl } = await access(subdomain);
+      expect(logoUrl).toMatch(new RegExp(`^/api/auth/v1/access/${subdomain}/logo/[0-9a-f]{32}$`));
 
-    const response = await fetch(`${server.baseUrl}${logoUrl}`);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe(mediaType);
-    expect(Buffer.from(await response.arrayBuffer())).toEqual(content);
-    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(response.headers.get('content-security-policy')).toBe(
-      "default-src 'none'; style-src 'unsafe-inline'; sandbox",
-    );
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-  });
+      const response = await fetch(`${server.baseUrl}${logoUrl}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe(mediaType);
+      expect(Buffer.from(await response.arrayBuffer())).toEqual(content);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(response.headers.get('content-security-policy')).toBe(
+        "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+      );
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    },
+  );
 
   it('gives a changed logo a new address, and the old one, like a removed logo, answers 404', async () => {
     const subdomain = await newTenant();
@@ -171,7 +198,15 @@ describe(`operator CLI: tenant update (${databaseLabel})`, () => {
     const subdomain = await newTenant();
     await cli(server, 'tenant', 'update', '--subdomain', subdomain, '--logo', tempFile('ok.png', png));
     const before = (await access(subdomain)).logoUrl;
-    const run = await cli(server, 'tenant', 'update', '--subdomain', subdomain, '--logo', tempFile('bad.svg', text));
+    const run = await cli(
+      server,
+      'tenant',
+      'update',
+      '--subdomain',
+      subdomain,
+      '--logo',
+      tempFile('bad.svg', text),
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^InvalidValue: The logo must be a PNG or SVG file/);
     expect((await access(subdomain)).logoUrl).toBe(before);
@@ -180,11 +215,23 @@ describe(`operator CLI: tenant update (${databaseLabel})`, () => {
   it.each([
     ['an empty file', Buffer.alloc(0), 'empty'],
     ['a file over 64 KB', Buffer.concat([png, Buffer.alloc(64 * 1024)]), 'more than'],
-    ['a JPEG', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]), 'neither a PNG nor an SVG'],
+    [
+      'a JPEG',
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]),
+      'neither a PNG nor an SVG',
+    ],
     ['a PNG signature without a picture', png.subarray(0, 12), 'not a complete PNG'],
   ])('refuses %s', async (_, content, problem) => {
     const subdomain = await newTenant();
-    const run = await cli(server, 'tenant', 'update', '--subdomain', subdomain, '--logo', tempFile('logo.bin', content));
+    const run = await cli(
+      server,
+      'tenant',
+      'update',
+      '--subdomain',
+      subdomain,
+      '--logo',
+      tempFile('logo.bin', content),
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(problem);
     expect(await access(subdomain)).not.toHaveProperty('logoUrl');

@@ -95,7 +95,10 @@ describe(`verification lockout (${databaseLabel})`, () => {
     // The third link has 4 tries of its own left, but the consumer only 1.
     expect((await attempt(third, wrongFor(consumer))).body).toMatchObject({ triesLeft: 1 });
     const lockEnd = new Date(server.clock.now().getTime() + 15 * 60_000).toISOString();
-    expect((await attempt(third, wrongFor(consumer))).body).toMatchObject({ triesLeft: 0, lockedUntil: lockEnd });
+    expect((await attempt(third, wrongFor(consumer))).body).toMatchObject({
+      triesLeft: 0,
+      lockedUntil: lockEnd,
+    });
     // Every link of the consumer reads as locked.
     const firstRead = await call(server.baseUrl, 'GET', `/api/auth/v1/consumers/token/${first.guid}`);
     expect(firstRead.body).toMatchObject({ lockedUntil: lockEnd });

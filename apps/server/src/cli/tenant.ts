@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { createTenant, listTenants, updateTenant } from '../services/tenants.ts';
 import { maxLogoBytes } from '../services/tenant-logo.ts';
+import { createTenant, listTenants, updateTenant } from '../services/tenants.ts';
 import { openInputFile } from './files.ts';
 import {
   booleanOption,
@@ -67,7 +67,10 @@ const tenantUpdate: OperatorCommand = {
     name: { value: '<name>', description: 'the name consumers see' },
     phone: { value: '<phone>', description: 'a US phone number, e.g. "(800) 555-0199"; "" removes it' },
     email: { value: '<address>', description: 'the e-mail address consumers may write to; "" removes it' },
-    hours: { value: '<text>', description: 'when someone answers, e.g. "Mon-Fri 8 AM-6 PM ET"; "" removes it' },
+    hours: {
+      value: '<text>',
+      description: 'when someone answers, e.g. "Mon-Fri 8 AM-6 PM ET"; "" removes it',
+    },
     website: { value: '<url>', description: 'an https:// or http:// address; "" removes it' },
     logo: {
       value: '<file.png|file.svg|none>',

@@ -48,8 +48,10 @@ export function accessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         logLevel: 'warn',
         schema: {
           tags: ['access'],
-          params: z.strictObject({ subdomain: subdomainParamSchema, digest: z.string().regex(/^[0-9a-f]{32}$/) }),
-          response: { 400: errorBodySchema, 404: errorBodySchema },
+          params: z.strictObject({
+            subdomain: subdomainParamSchema,
+            digest: z.string().regex(/^[0-9a-f]{32}$/),
+          }),
         },
       },
       async (request, reply) => {

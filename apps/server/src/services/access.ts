@@ -1,6 +1,11 @@
 import type { AppContext } from '../context.ts';
 import { refuse } from '../refusals.ts';
-import { type AccessTenant, findAccessTenantCached, findTenantLogoCached, type TenantLogo } from '../stores/tenants.ts';
+import {
+  type AccessTenant,
+  findAccessTenantCached,
+  findTenantLogoCached,
+  type TenantLogo,
+} from '../stores/tenants.ts';
 
 /** The tenant a public access lookup names, by its (lower-case) subdomain or its id; 404 when none. */
 export async function accessTenant(

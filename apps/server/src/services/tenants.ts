@@ -180,7 +180,9 @@ function changedContact(current: OrganizationContact, input: TenantDetailsInput)
     );
   }
   if (input.website !== undefined) {
-    contact.website = contactValue(input.website, isWebAddress, () => refuse('invalidWebsite', maxWebsiteLength));
+    contact.website = contactValue(input.website, isWebAddress, () =>
+      refuse('invalidWebsite', maxWebsiteLength),
+    );
   }
   return contact;
 }

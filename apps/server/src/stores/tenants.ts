@@ -74,7 +74,9 @@ export function findAccessTenantCached(
     return {
       ...rest,
       logo:
-        logoMediaType === null || logoDigest === null ? null : { mediaType: logoMediaType, digest: logoDigest },
+        logoMediaType === null || logoDigest === null
+          ? null
+          : { mediaType: logoMediaType, digest: logoDigest },
     };
   });
 }

@@ -41,7 +41,12 @@ describe("a tenant's page", () => {
         target: 'http://sender.localhost:4173/c/',
         customerId: 1001,
         customerName: 'Sender Collections',
-        contact: { phone: '(800) 555-0199', email: 'help@sender.example', hours: null, website: 'https://sender.example' },
+        contact: {
+          phone: '(800) 555-0199',
+          email: 'help@sender.example',
+          hours: null,
+          website: 'https://sender.example',
+        },
         logoUrl: '/api/auth/v1/access/sender/logo/0123456789abcdef0123456789abcdef',
       }),
     );
@@ -54,7 +59,9 @@ describe("a tenant's page", () => {
 
     const help = screen.getByRole('complementary', { name: 'Need help?' });
     expect(within(help).getByRole('heading', { name: 'Contact Sender Collections' })).toBeTruthy();
-    expect(within(help).getByRole('link', { name: '(800) 555-0199' }).getAttribute('href')).toBe('tel:+18005550199');
+    expect(within(help).getByRole('link', { name: '(800) 555-0199' }).getAttribute('href')).toBe(
+      'tel:+18005550199',
+    );
 
     const footer = screen.getByRole('contentinfo');
     expect(within(footer).getByText('Sender Collections')).toBeTruthy();
@@ -67,6 +74,8 @@ describe("a tenant's page", () => {
     expect(within(footer).queryByText('Hours')).toBeNull();
     expect(within(footer).getByRole('link', { name: 'Privacy' }).getAttribute('href')).toBe('/privacy');
     // Kept for the tab: the next page load shows it without asking the server.
-    expect(JSON.parse(sessionStorage.getItem('organization') ?? 'null')).toMatchObject({ name: 'Sender Collections' });
+    expect(JSON.parse(sessionStorage.getItem('organization') ?? 'null')).toMatchObject({
+      name: 'Sender Collections',
+    });
   });
 });

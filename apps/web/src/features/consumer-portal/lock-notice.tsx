@@ -13,7 +13,9 @@ export function LockNotice({ until }: { until: Date | null }) {
   return (
     <>
       <div className="notice notice--error form-alert" role="alert">
-        {until === null ? consumerMessages.locked(who) : consumerMessages.lockedUntil(lockEndInWords(until), who)}
+        {until === null
+          ? consumerMessages.locked(who)
+          : consumerMessages.lockedUntil(lockEndInWords(until), who)}
       </div>
       <OrganizationContact organization={organization} />
     </>

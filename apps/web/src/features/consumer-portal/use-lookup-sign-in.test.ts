@@ -30,16 +30,24 @@ describe('lookupOutcome', () => {
     [
       'no match, with the tries left',
       listed(409, 'InvalidSignIn', { triesLeft: 2 }),
-      refused('These details do not match our records. Check them and try again. 2 tries left before verification locks for a while.'),
+      refused(
+        'These details do not match our records. Check them and try again. 2 tries left before verification locks for a while.',
+      ),
     ],
     [
       'no match, with one try left',
       listed(409, 'InvalidSignIn', { triesLeft: 1 }),
-      refused('These details do not match our records. Check them and try again. 1 try left before verification locks for a while.'),
+      refused(
+        'These details do not match our records. Check them and try again. 1 try left before verification locks for a while.',
+      ),
     ],
     [
       'the wrong answer that locked verification',
-      listed(409, 'InvalidSignIn', { triesLeft: 0, retryAfterSeconds: 900, lockedUntil: '2026-11-27T15:45:00.000Z' }),
+      listed(409, 'InvalidSignIn', {
+        triesLeft: 0,
+        retryAfterSeconds: 900,
+        lockedUntil: '2026-11-27T15:45:00.000Z',
+      }),
       { kind: 'locked', until: new Date(now + 900_000) },
     ],
     ['a locked link', listed(403, 'UserLocked'), { kind: 'locked', until: null }],
@@ -68,7 +76,10 @@ describe('lookupOutcome', () => {
 
 describe('lockEndOf', () => {
   it("counts the server's Retry-After on this device's clock first, then reads the body's end", () => {
-    const both = listed(403, 'UserLocked', { retryAfterSeconds: 60, lockedUntil: '2026-11-27T18:00:00.000Z' });
+    const both = listed(403, 'UserLocked', {
+      retryAfterSeconds: 60,
+      lockedUntil: '2026-11-27T18:00:00.000Z',
+    });
     expect(lockEndOf(both, now)).toEqual(new Date(now + 60_000));
     const bodyOnly = listed(403, 'UserLocked', { lockedUntil: '2026-11-27T18:00:00.000Z' });
     expect(lockEndOf(bodyOnly, now)).toEqual(new Date('2026-11-27T18:00:00.000Z'));

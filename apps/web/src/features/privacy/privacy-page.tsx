@@ -14,8 +14,8 @@ export function PrivacyPage() {
       </p>
       <h2 className="section-title">What you type</h2>
       <p>
-        The answers you give to confirm who you are (the last 4 digits of your Social Security number, your ZIP
-        code or your date of birth) are checked against the records {organizationName} holds and are not
+        The answers you give to confirm who you are (the last 4 digits of your Social Security number, your
+        ZIP code or your date of birth) are checked against the records {organizationName} holds and are not
         stored. Passwords of staff accounts are stored only in a form that cannot be turned back into the
         password.
       </p>
