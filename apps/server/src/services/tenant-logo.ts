@@ -55,7 +55,7 @@ const svgElements = new Set(
  * `javascript:` where a plain search does not see them.
  */
 export function svgLogoProblem(text: string): string | null {
-  const body = text.replace(/^\s*<\?xml[^?]*\?>/i, '');
+  const body = text.replace(/^\s*<\?xml\s[^?]*\?>/i, '');
   if (!/^\s*(?:<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(body)) return 'it does not start with an <svg> element';
   if (!/<\/svg>\s*$/i.test(body)) return 'it does not end with </svg>';
   if (/<!(?!--)/.test(body)) return 'it has a DOCTYPE, an entity or a CDATA section';
