@@ -67,6 +67,12 @@ test.describe('the organization on its pages, on a phone', () => {
     await expect(
       fresh.getByRole('contentinfo').getByRole('link', { name: organization.phone }),
     ).toBeVisible();
+
+    // The footer's privacy link says what the service keeps, naming the organization.
+    await fresh.getByRole('contentinfo').getByRole('link', { name: 'Privacy' }).click();
+    await expect(fresh.getByRole('heading', { level: 1, name: 'Privacy' })).toBeVisible();
+    await expect(fresh).toHaveTitle(`Privacy - ${organization.name}`);
+    await expectNoAxeViolations(fresh);
   });
 
   test("a Direct link's page names the organization without asking the server again", async ({
