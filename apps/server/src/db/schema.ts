@@ -40,14 +40,14 @@ export const tenants = pgTable('tenants', {
   subdomain: text('subdomain').notNull().unique(),
   name: text('name').notNull(),
   settings: jsonb('settings').$type<TenantSettings>().notNull(),
-  /** Null until the operator sets a detail (migration 0930). */
+  /** Null until the operator sets a detail (migration 0940). */
   contact: jsonb('contact').$type<OrganizationContact>(),
   createdAt: at('created_at').notNull().defaultNow(),
 });
 
 export type LogoMediaType = 'image/png' | 'image/svg+xml';
 
-/** A tenant's logo, apart from the tenant row so reads of the tenant never carry it (migration 0930). */
+/** A tenant's logo, apart from the tenant row so reads of the tenant never carry it (migration 0940). */
 export const tenantLogos = pgTable('tenant_logos', {
   tenantId: integer('tenant_id')
     .primaryKey()
