@@ -52,7 +52,7 @@ export default defineConfig(({ command }) => ({
       manifest: {
         name: 'Account Access',
         short_name: 'Account Access',
-        description: 'Find your organisation and open your account.',
+        description: 'Find your organization and open your account.',
         theme_color: '#0b4f8a',
         background_color: '#f3f5f8',
         display: 'standalone',

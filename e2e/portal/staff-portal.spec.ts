@@ -26,7 +26,7 @@ test.describe('admin and customer sign-in', () => {
     await expect(page).toHaveURL(`${portal.apps}/a/sign-in`);
   });
 
-  test('a customer signs in and sees their organisation', async ({ page, portal, expectNoAxeViolations }) => {
+  test('a customer signs in and sees their organization', async ({ page, portal, expectNoAxeViolations }) => {
     const customer = await portal.createStaffUser('customer');
     await signInAsStaff(page, portal, 'd', customer);
     await expect(page.getByRole('heading', { name: 'Customer portal' })).toBeVisible();
@@ -55,6 +55,24 @@ test.describe('admin and customer sign-in', () => {
     );
     await expect(page).toHaveURL(`${portal.apps}/a/sign-in`);
     await expectNoAxeViolations();
+  });
+
+  test('the password field can show what was typed, on a phone, and hide it again', async ({
+    page,
+    portal,
+    expectNoAxeViolations,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto(`${portal.apps}/d/sign-in`);
+    const password = page.getByLabel('Password', { exact: true });
+    await password.fill('quartz meadow lantern');
+    await expect(password).toHaveAttribute('type', 'password');
+    await page.getByRole('button', { name: 'Show password' }).click();
+    await expect(password).toHaveAttribute('type', 'text');
+    await expect(password).toHaveValue('quartz meadow lantern');
+    await expectNoAxeViolations();
+    await page.getByRole('button', { name: 'Hide password' }).click();
+    await expect(password).toHaveAttribute('type', 'password');
   });
 
   test('ten wrong passwords lock the account, and the page says so', async ({ page, portal }) => {

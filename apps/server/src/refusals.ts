@@ -14,6 +14,8 @@ export interface FieldError {
 export class ApiError extends Error {
   /** Sent as `Retry-After`: when the refused caller may try again. */
   retryAfterSeconds: number | undefined;
+  /** A refused verification answer: the answers left before a lock, and a lock's end, where known. */
+  attempts: AttemptsLeft | undefined;
 
   constructor(
     readonly status: number,
@@ -33,8 +35,20 @@ export class ApiError extends Error {
   }
 
   toBody(): ErrorBody {
-    return { errorCode: this.errorCode, message: this.message, errors: this.errors };
+    const body: ErrorBody = { errorCode: this.errorCode, message: this.message, errors: this.errors };
+    if (this.attempts?.triesLeft !== undefined && this.attempts.triesLeft !== null) {
+      body.triesLeft = this.attempts.triesLeft;
+    }
+    if (this.attempts?.lockedUntil) body.lockedUntil = this.attempts.lockedUntil.toISOString();
+    return body;
   }
+}
+
+/** What a verification's budget says after a refused answer, beside the refusal's message. */
+export interface AttemptsLeft {
+  /** Null when the budget cannot say (the rows vanished meanwhile). */
+  triesLeft: number | null;
+  lockedUntil: Date | null;
 }
 
 interface RefusalRow {
@@ -161,8 +175,9 @@ export const refusals = {
   accessTenantNotFound: {
     status: 404,
     errorCode: 'ItemNotFound',
-    message: 'No organisation uses this domain.',
+    message: 'No organization uses this domain.',
   },
+  logoNotFound: { status: 404, errorCode: 'ItemNotFound', message: 'This organization has no such logo.' },
   linkNotFound: { status: 404, errorCode: 'ItemNotFound', message: linkNotFound },
   /** `/verify` of an expired token. */
   linkExpiredOnVerify: { status: 403, errorCode: 'TokenExpired', message: linkExpired },
@@ -171,7 +186,7 @@ export const refusals = {
   consumerTenantNotFound: {
     status: 404,
     errorCode: 'ItemNotFound',
-    message: 'No organisation matches this customer id and domain.',
+    message: 'No organization matches this customer id and domain.',
   },
   notDirectToken: {
     status: 400,
@@ -236,7 +251,7 @@ export const refusals = {
   subscriptionTenantNotFound: {
     status: 404,
     errorCode: 'ItemNotFound',
-    message: 'The organisation of this subscription link no longer exists.',
+    message: 'The organization of this subscription link no longer exists.',
   },
 
   // Operator commands: tenants, staff users, consumer imports and mailings.
@@ -259,6 +274,45 @@ export const refusals = {
     errorCode: 'InvalidValue',
     message: (maxLength: number) => `The tenant name must have 1 to ${maxLength} characters.`,
     fields: ['name'],
+  },
+  invalidContactPhone: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message:
+      'The phone number must be a US number of 10 digits (optionally with a leading 1) or + and 11 digits.',
+    fields: ['phone'],
+  },
+  invalidContactEmail: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: validatorMessages.email,
+    fields: ['email'],
+  },
+  invalidContactHours: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: (maxLength: number) => `The hours must be one line of at most ${maxLength} characters.`,
+    fields: ['hours'],
+  },
+  invalidWebsite: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: (maxLength: number) =>
+      `The web address must start with https:// or http:// and have at most ${maxLength} characters.`,
+    fields: ['website'],
+  },
+  /** The detail says what is wrong with the file. */
+  invalidLogo: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: (problem: string) =>
+      `The logo must be a PNG or SVG file of at most 64 KB that only draws: ${problem}.`,
+    fields: ['logo'],
+  },
+  nothingToUpdate: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'Name at least one detail to change: --name, --phone, --email, --hours, --website or --logo.',
   },
   invalidMaxPasswordAge: {
     status: 400,
@@ -383,6 +437,8 @@ export interface RefusalOptions {
   errors?: FieldError[];
   /** Sent as `Retry-After` when `until` is known. */
   retryAt?: { until: Date | null; now: Date };
+  /** The tries left and the lock's end, in the body (`triesLeft`, `lockedUntil`). */
+  attempts?: AttemptsLeft;
 }
 
 type MessageOf<Name extends RefusalName> = (typeof refusals)[Name]['message'];
@@ -409,5 +465,6 @@ export function refuse<Name extends RefusalName>(name: Name, ...args: RefusalArg
   const errors = options?.errors ?? fields.map((field) => ({ field, message }));
   const error = new ApiError(row.status, row.errorCode, message, errors);
   if (options?.retryAt !== undefined) error.retryAt(options.retryAt.until, options.retryAt.now);
+  error.attempts = options?.attempts;
   return error;
 }

@@ -11,7 +11,7 @@ describe(`access calls (${databaseLabel})`, () => {
     await server?.close();
   });
 
-  it('finds a tenant by subdomain, with the absolute consumer portal URL as target', async () => {
+  it('finds a tenant by subdomain, with the absolute consumer portal URL as target and its contact', async () => {
     const response = await call(server.baseUrl, 'GET', '/api/auth/v1/access/sender');
     expect(response.status).toBe(200);
     expect(accessResultSchema.parse(response.body)).toEqual({
@@ -19,6 +19,13 @@ describe(`access calls (${databaseLabel})`, () => {
       target: 'http://sender.localhost:8080/c/',
       customerId: 1001,
       customerName: server.demo.tenant.customerName,
+      // The demo's contact, so a trial shows where it appears; no logo.
+      contact: {
+        phone: '(800) 555-0199',
+        email: 'help@sender.example',
+        hours: 'Monday to Friday, 8 AM to 6 PM Eastern',
+        website: 'https://sender.example',
+      },
     });
   });
 

@@ -33,7 +33,7 @@ export async function cli(server: TestServer, ...argv: string[]): Promise<CliRun
 }
 
 /** A file in a fresh temporary directory; returns its path. */
-export function tempFile(name: string, content = ''): string {
+export function tempFile(name: string, content: string | Buffer = ''): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'entry-cli-')), name);
   writeFileSync(file, content);
   return file;

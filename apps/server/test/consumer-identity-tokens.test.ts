@@ -54,6 +54,7 @@ describe(`identity-token reads (${databaseLabel})`, () => {
       lastUsedAt: null,
       signInType: 'Last4Ssn',
       data: null,
+      lockedUntil: null,
     });
   });
 

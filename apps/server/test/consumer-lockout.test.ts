@@ -51,6 +51,59 @@ describe(`verification lockout (${databaseLabel})`, () => {
     expect(lockouts).toMatchObject([{ outcome: 'locked', actor: `consumer:${consumer.id}` }]);
   });
 
+  it('tells each wrong answer the tries left, the one that locks when the lock ends, and the link read too', async () => {
+    const consumer = await createConsumer(server);
+    const token = await createToken(server, consumer, 'Last4Ssn');
+    for (const left of [4, 3, 2, 1]) {
+      const wrong = await attempt(token, wrongFor(consumer));
+      expect(wrong).toMatchObject({ status: 409, body: { errorCode: 'InvalidSignIn', triesLeft: left } });
+      expect(wrong.body).not.toHaveProperty('lockedUntil');
+    }
+    const lockEnd = new Date(server.clock.now().getTime() + 15 * 60_000).toISOString();
+    const locking = await attempt(token, wrongFor(consumer));
+    expect(locking).toMatchObject({
+      status: 409,
+      body: {
+        errorCode: 'InvalidSignIn',
+        message: 'The information you entered does not match our records.',
+        triesLeft: 0,
+        lockedUntil: lockEnd,
+      },
+    });
+    expect(locking.headers.get('retry-after')).toBe('900');
+
+    const refused = await attempt(token, consumer.answers.last4Ssn);
+    expect(refused).toMatchObject({ status: 403, body: { errorCode: 'UserLocked', lockedUntil: lockEnd } });
+    expect(refused.headers.get('retry-after')).toBe('900');
+
+    // A link opened again during the lock says so before anyone types.
+    const read = () => call(server.baseUrl, 'GET', `/api/auth/v1/consumers/token/${token.guid}`);
+    expect((await read()).body).toMatchObject({ lockedUntil: lockEnd });
+    server.clock.advanceMinutes(15);
+    expect((await read()).body).toMatchObject({ lockedUntil: null });
+  });
+
+  it("counts the tries left on the nearer of the link's budget and the consumer's across its links", async () => {
+    const consumer = await createConsumer(server);
+    const [first, second, third] = [
+      await createToken(server, consumer, 'Last4Ssn'),
+      await createToken(server, consumer, 'Last4Ssn'),
+      await createToken(server, consumer, 'Last4Ssn'),
+    ];
+    for (let i = 0; i < 4; i += 1) await attempt(first, wrongFor(consumer));
+    for (let i = 0; i < 4; i += 1) await attempt(second, wrongFor(consumer));
+    // The third link has 4 tries of its own left, but the consumer only 1.
+    expect((await attempt(third, wrongFor(consumer))).body).toMatchObject({ triesLeft: 1 });
+    const lockEnd = new Date(server.clock.now().getTime() + 15 * 60_000).toISOString();
+    expect((await attempt(third, wrongFor(consumer))).body).toMatchObject({
+      triesLeft: 0,
+      lockedUntil: lockEnd,
+    });
+    // Every link of the consumer reads as locked.
+    const firstRead = await call(server.baseUrl, 'GET', `/api/auth/v1/consumers/token/${first.guid}`);
+    expect(firstRead.body).toMatchObject({ lockedUntil: lockEnd });
+  });
+
   it('unlocks after 15 minutes, and the next lock lasts twice as long', async () => {
     const consumer = await createConsumer(server);
     const token = await createToken(server, consumer, 'Last4Ssn');

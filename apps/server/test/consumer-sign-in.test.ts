@@ -349,11 +349,13 @@ describe(`consumer sign-in (${databaseLabel})`, () => {
         expect(response.body).toMatchObject({ errorCode: 'Ambiguous' });
       });
 
-      it('answers 409 InvalidSignIn when nobody matches', async () => {
+      it('answers 409 InvalidSignIn when nobody matches, with the tries left for that ZIP code and date of birth', async () => {
         const consumer = await createConsumer(server);
         const response = await lookup({ ...consumer.answers, dateOfBirth: '1901-02-03' });
         expect(response.status).toBe(409);
-        expect(response.body).toMatchObject({ errorCode: 'InvalidSignIn' });
+        expect(response.body).toMatchObject({ errorCode: 'InvalidSignIn', triesLeft: 4 });
+        const again = await lookup({ ...consumer.answers, last4Ssn: '0000', dateOfBirth: '1901-02-03' });
+        expect(again.body).toMatchObject({ errorCode: 'InvalidSignIn', triesLeft: 3 });
       });
 
       it('answers 400 naming each missing value', async () => {

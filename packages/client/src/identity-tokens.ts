@@ -2,10 +2,10 @@ import { type ConsumerIdentityToken, consumerIdentityTokenSchema } from '@entry/
 import { type HttpClient, requireParameter } from './http.ts';
 import { datedReader, type WithDates } from './wire.ts';
 
-export type ConsumerIdentityTokenResult = WithDates<
-  ConsumerIdentityToken,
-  'createdAt' | 'expiresAt' | 'lastUsedAt'
->;
+export type ConsumerIdentityTokenResult = Omit<
+  WithDates<ConsumerIdentityToken, 'createdAt' | 'expiresAt' | 'lastUsedAt'>,
+  'lockedUntil'
+> & { lockedUntil?: Date | null };
 
 export interface IdentityTokensApi {
   /** GET /v1/consumers/token/:token; `addAction` records that the link was opened. */

@@ -1,4 +1,7 @@
-import { createTenant, listTenants } from '../services/tenants.ts';
+import { readFile } from 'node:fs/promises';
+import { maxLogoBytes } from '../services/tenant-logo.ts';
+import { createTenant, listTenants, updateTenant } from '../services/tenants.ts';
+import { openInputFile } from './files.ts';
 import {
   booleanOption,
   integerOption,
@@ -10,7 +13,7 @@ import {
 const tenantCreate: OperatorCommand = {
   family: 'tenant',
   name: 'create',
-  summary: 'Create a tenant (an organisation with its own subdomain).',
+  summary: 'Create a tenant (an organization with its own subdomain).',
   options: {
     subdomain: { value: '<subdomain>', required: true, description: 'lowercase, 3 to 63 characters' },
     name: { value: '<name>', required: true, description: 'the name consumers see' },
@@ -49,6 +52,53 @@ const tenantCreate: OperatorCommand = {
   },
 };
 
+/** `--logo none` removes the logo; any other value names the file. */
+async function logoOption(value: string | undefined): Promise<Buffer | null | undefined> {
+  if (value === undefined) return undefined;
+  if (value === 'none') return null;
+  await openInputFile(value);
+  return readFile(value);
+}
+
+const tenantUpdate: OperatorCommand = {
+  family: 'tenant',
+  name: 'update',
+  summary: "Change a tenant's name, contact details or logo, as consumers see them.",
+  options: {
+    subdomain: { value: '<subdomain>', required: true, description: 'the tenant to change' },
+    name: { value: '<name>', description: 'the name consumers see' },
+    phone: { value: '<phone>', description: 'a US phone number, e.g. "(800) 555-0199"; "" removes it' },
+    email: { value: '<address>', description: 'the e-mail address consumers may write to; "" removes it' },
+    hours: {
+      value: '<text>',
+      description: 'when someone answers, e.g. "Mon-Fri 8 AM-6 PM ET"; "" removes it',
+    },
+    website: { value: '<url>', description: 'an https:// or http:// address; "" removes it' },
+    logo: {
+      value: '<file.png|file.svg|none>',
+      description: `a PNG or SVG of at most ${maxLogoBytes / 1024} KB (an SVG that only draws); none removes it`,
+    },
+  },
+  async run(options, ctx) {
+    const { tenant, changed } = await updateTenant(ctx.db, ctx.clock, requiredOption(options, 'subdomain'), {
+      name: options.name,
+      phone: options.phone,
+      email: options.email,
+      hours: options.hours,
+      website: options.website,
+      logo: await logoOption(options.logo),
+    });
+    await ctx.audit.record({
+      event: 'operator.tenant.update',
+      outcome: 'success',
+      actor: ctx.actor,
+      tenantId: tenant.customerId,
+      detail: { subdomain: tenant.subdomain, changed },
+    });
+    writeLine(ctx.stdout, `Updated tenant ${tenant.subdomain} (${changed.join(', ')}): ${tenant.name}`);
+  },
+};
+
 const tenantList: OperatorCommand = {
   family: 'tenant',
   name: 'list',
@@ -68,6 +118,8 @@ const tenantList: OperatorCommand = {
             name: tenant.name,
             mfaRequired: tenant.settings.mfaRequired,
             maxPasswordAgeDays: tenant.settings.maxPasswordAgeDays,
+            contact: tenant.contact,
+            hasLogo: tenant.hasLogo,
             createdAt: tenant.createdAt.toISOString(),
           })),
         ),
@@ -98,4 +150,4 @@ const tenantList: OperatorCommand = {
   },
 };
 
-export const tenantCommands: OperatorCommand[] = [tenantCreate, tenantList];
+export const tenantCommands: OperatorCommand[] = [tenantCreate, tenantUpdate, tenantList];

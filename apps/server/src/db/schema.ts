@@ -1,4 +1,4 @@
-import type { AccessType, IdentityTokenData, SignInType } from '@entry/domain';
+import type { AccessType, IdentityTokenData, OrganizationContact, SignInType } from '@entry/domain';
 import {
   bigint,
   boolean,
@@ -40,7 +40,23 @@ export const tenants = pgTable('tenants', {
   subdomain: text('subdomain').notNull().unique(),
   name: text('name').notNull(),
   settings: jsonb('settings').$type<TenantSettings>().notNull(),
+  /** Null until the operator sets a detail (migration 0940). */
+  contact: jsonb('contact').$type<OrganizationContact>(),
   createdAt: at('created_at').notNull().defaultNow(),
+});
+
+export type LogoMediaType = 'image/png' | 'image/svg+xml';
+
+/** A tenant's logo, apart from the tenant row so reads of the tenant never carry it (migration 0940). */
+export const tenantLogos = pgTable('tenant_logos', {
+  tenantId: integer('tenant_id')
+    .primaryKey()
+    .references(() => tenants.id),
+  mediaType: text('media_type').$type<LogoMediaType>().notNull(),
+  contentBase64: text('content_base64').notNull(),
+  /** Of the content; the logo's address carries it, so a changed logo has a new address. */
+  digest: text('digest').notNull(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
 });
 
 export const staffUsers = pgTable(

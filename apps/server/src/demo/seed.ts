@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IdentityTokenData, SignInType } from '@entry/domain';
+import type { IdentityTokenData, OrganizationContact, SignInType } from '@entry/domain';
 import { and, eq, inArray } from 'drizzle-orm';
 import { type Config, publicOrigin } from '../config.ts';
 import type { Database } from '../db/index.ts';
@@ -27,6 +27,13 @@ export interface DemoData {
 export type DemoTokenKind = 'direct' | 'last4Ssn' | 'postalCode' | 'dateOfBirth' | 'none' | 'expired';
 
 const demoTenant = { subdomain: 'sender', customerId: 1001, customerName: 'Sender Collections' } as const;
+/** Fictional details (a 555-01xx number, reserved .example names), so a trial shows where they appear. */
+const demoContact: OrganizationContact = {
+  phone: '(800) 555-0199',
+  email: 'help@sender.example',
+  hours: 'Monday to Friday, 8 AM to 6 PM Eastern',
+  website: 'https://sender.example',
+};
 // Demo values only: real accounts never have a password printed (DESIGN.md section 7).
 const demoAdmin = { username: 'admin', password: 'demo admin orchid lantern 7', email: 'admin@example.com' };
 const demoCustomer = {
@@ -138,6 +145,7 @@ async function seed(db: Database, { config, pepper }: SeedOptions): Promise<void
       subdomain: demoTenant.subdomain,
       name: demoTenant.customerName,
       settings: { mfaRequired: true, maxPasswordAgeDays: null },
+      contact: demoContact,
       createdAt: now,
     });
     await tx.insert(staffUsers).values([

@@ -9,7 +9,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicOrigin } from '../config.ts';
 import type { AppContext } from '../context.ts';
-import { accessTenant } from '../services/access.ts';
+import { accessTenant, logoContentSecurityPolicy, logoPath, tenantLogo } from '../services/access.ts';
+import { noContact } from '../services/tenants.ts';
 import type { AccessTenant } from '../stores/tenants.ts';
 import { hotReadOptions, keptAnswerOf } from './hot-read.ts';
 
@@ -22,6 +23,8 @@ export function accessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       target: `${publicOrigin(ctx.config, tenant.subdomain)}/c/`,
       customerId: tenant.id,
       customerName: tenant.name,
+      contact: tenant.contact ?? noContact,
+      ...(tenant.logo === null ? {} : { logoUrl: logoPath(tenant.subdomain, tenant.logo.digest) }),
     }),
   );
   const lookUp = async (by: { subdomain: string } | { customerId: number }) =>
@@ -36,6 +39,30 @@ export function accessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         return lookUp({ subdomain: request.params.subdomain.toLowerCase() });
+      },
+    );
+
+    app.get(
+      '/api/auth/v1/access/:subdomain/logo/:digest',
+      {
+        logLevel: 'warn',
+        schema: {
+          tags: ['access'],
+          params: z.strictObject({
+            subdomain: subdomainParamSchema,
+            digest: z.string().regex(/^[0-9a-f]{32}$/),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const logo = await tenantLogo(ctx, request.params.subdomain.toLowerCase(), request.params.digest);
+        // Its address changes with its content, so a browser keeps it for good; a policy of its
+        // own keeps an SVG opened by itself from running or loading anything.
+        return reply
+          .header('Cache-Control', 'public, max-age=31536000, immutable')
+          .header('Content-Security-Policy', logoContentSecurityPolicy)
+          .type(logo.mediaType)
+          .send(logo.content);
       },
     );
 

@@ -36,8 +36,13 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }
   }
 
-  /** The answer without payment data, made once for each record the read cache holds. */
-  const publicAnswer = keptAnswerOf((record: IdentityTokenRecord) => toWireIdentityToken(record, false));
+  /**
+   * The answer without payment data, made once for each record the read cache holds: a lock that
+   * ends while the record is kept shows for at most the cache's few seconds more.
+   */
+  const publicAnswer = keptAnswerOf((record: IdentityTokenRecord) =>
+    toWireIdentityToken(record, false, ctx.clock.now()),
+  );
 
   /** Without a bearer token (every letter link's first read) the kept answer, with no promise to wait on. */
   function answerFor(
@@ -46,7 +51,7 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   ): ConsumerIdentityToken | Promise<ConsumerIdentityToken> {
     if (request.headers.authorization === undefined) return publicAnswer(record);
     return bearerIsOwner(request, record).then((owner) =>
-      owner ? toWireIdentityToken(record, true) : publicAnswer(record),
+      owner ? toWireIdentityToken(record, true, ctx.clock.now()) : publicAnswer(record),
     );
   }
 

@@ -7,7 +7,7 @@ import {
 } from '@entry/domain';
 import type { AppContext } from '../context.ts';
 import type { StatementPart } from '../db/sql.ts';
-import { refuse } from '../refusals.ts';
+import { type AttemptsLeft, refuse } from '../refusals.ts';
 import { giveBackCodeMail, takeCodeMail, takeLookupCodeMail } from '../stores/code-mail-budget.ts';
 import { findConsumerMailTarget } from '../stores/consumers.ts';
 import { directSignInEvent } from '../stores/direct-sign-ins.ts';
@@ -112,7 +112,14 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
 
   /** The refusal of a locked verification or MFA step, saying when to try again where that is known. */
   const locked = (lockedUntil: Date | null) =>
-    refuse('verificationLocked', { retryAt: { until: lockedUntil, now: clock.now() } });
+    refuse('verificationLocked', {
+      retryAt: { until: lockedUntil, now: clock.now() },
+      attempts: { triesLeft: 0, lockedUntil },
+    });
+
+  /** A refused answer, with the tries it leaves, and when the lock it started ends. */
+  const refusedAnswer = (name: 'verificationMismatch' | 'verificationAmbiguous', attempts: AttemptsLeft) =>
+    refuse(name, { attempts, retryAt: { until: attempts.lockedUntil, now: clock.now() } });
 
   const tooManyCodeMails = (retryAfterMs: number) =>
     refuse('tooManyCodeMails', {
@@ -273,7 +280,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
           detail: { ambiguous: true },
         });
         if (result.lockedNow) await auditLockout(base, null, { tokenless: true });
-        throw refuse('verificationAmbiguous');
+        throw refusedAnswer('verificationAmbiguous', result.attempts);
       case 'mismatch': {
         const actor = result.consumer === null ? null : `consumer:${result.consumer.id}`;
         await audit.record({ ...base, event: 'consumer.sign-in.lookup', outcome: 'failure', actor });
@@ -284,7 +291,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
             consumer: result.consumerLockedNow,
           });
         }
-        throw refuse('verificationMismatch');
+        throw refusedAnswer('verificationMismatch', result.attempts);
       }
     }
   }

@@ -15,12 +15,24 @@ export function isExpired(token: IdentityTokenRecord['token'], now: Date): boole
 }
 
 /**
+ * When the link's verification opens again, where it or its consumer is locked at `now`. Anyone
+ * holding the link learns as much by answering, so the page can say it before the person types.
+ */
+function verificationLockedUntil(record: IdentityTokenRecord, now: Date): Date | null {
+  const ends = [record.token.lockedUntil, record.consumer.lockedUntil]
+    .filter((end): end is Date => end !== null && end.getTime() > now.getTime())
+    .map((end) => end.getTime());
+  return ends.length === 0 ? null : new Date(Math.max(...ends));
+}
+
+/**
  * The wire form. Payment data goes only to the consumer's own signed-in session: debt
  * information never reaches an anonymous reader of a link (FDCPA).
  */
 export function toWireIdentityToken(
   record: IdentityTokenRecord,
   includeData: boolean,
+  now: Date,
 ): ConsumerIdentityToken {
   const { token } = record;
   return {
@@ -34,5 +46,6 @@ export function toWireIdentityToken(
     lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
     signInType: token.signInType,
     data: includeData ? (token.data ?? null) : null,
+    lockedUntil: verificationLockedUntil(record, now)?.toISOString() ?? null,
   };
 }

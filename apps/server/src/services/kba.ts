@@ -15,6 +15,7 @@ import {
 } from '@entry/domain';
 import type { Database } from '../db/index.ts';
 import type { StatementPart } from '../db/sql.ts';
+import type { AttemptsLeft } from '../refusals.ts';
 import {
   type Budget,
   recordFailedAttempt,
@@ -81,8 +82,9 @@ export type VerificationRefusal =
       consumer: VerifiedConsumer | null;
       tokenLockedNow: boolean;
       consumerLockedNow: boolean;
+      attempts: AttemptsLeft;
     }
-  | { outcome: 'ambiguous'; lockedNow: boolean };
+  | { outcome: 'ambiguous'; lockedNow: boolean; attempts: AttemptsLeft };
 
 export type VerificationResult<Plan extends SuccessPlan> =
   | { outcome: 'verified'; consumer: VerifiedConsumer; plan: Plan }
@@ -120,6 +122,9 @@ export interface TokenVerificationInput<Plan extends SuccessPlan> {
   onSuccess: PlanOnSuccess<Plan>;
 }
 
+/** Tries left unknown: the budget's rows were gone when the answer was judged. */
+const unknownAttempts: AttemptsLeft = { triesLeft: null, lockedUntil: null };
+
 /** The end of the longer of two locks in force at `now`. */
 function laterOf(first: LockState, second: LockState, now: Date): Date | null {
   const ends = [first, second]
@@ -136,7 +141,13 @@ function decide<Plan extends SuccessPlan>(
   const { now } = input;
   if (row === undefined) {
     return {
-      result: { outcome: 'mismatch', consumer: null, tokenLockedNow: false, consumerLockedNow: false },
+      result: {
+        outcome: 'mismatch',
+        consumer: null,
+        tokenLockedNow: false,
+        consumerLockedNow: false,
+        attempts: unknownAttempts,
+      },
     };
   }
   const consumer = consumerOf(row.consumer);
@@ -179,12 +190,23 @@ function decide<Plan extends SuccessPlan>(
   }
   const tokenFailure = recordFailure(tokenState, tokenLockPolicy, now);
   const consumerFailure = recordFailure(consumerState, consumerLockPolicy, now);
+  const lockedNow = tokenFailure.lockedNow || consumerFailure.lockedNow;
   return {
     result: {
       outcome: 'mismatch',
       consumer,
       tokenLockedNow: tokenFailure.lockedNow,
       consumerLockedNow: consumerFailure.lockedNow,
+      attempts: {
+        // The link's budget and the consumer's across links: the nearer lock is the one that counts.
+        triesLeft: lockedNow
+          ? 0
+          : Math.min(
+              tokenLockPolicy.threshold - tokenFailure.state.failedCount,
+              consumerLockPolicy.threshold - consumerFailure.state.failedCount,
+            ),
+        lockedUntil: lockedNow ? laterOf(tokenFailure.state, consumerFailure.state, now) : null,
+      },
     },
     writes: writes(consumerFailure.state, tokenFailure.state, []),
   };
@@ -239,7 +261,13 @@ export async function verifyWithoutToken<Plan extends SuccessPlan>(
   );
   const { now } = input;
   if (!last4SsnHash || !postalCodeHash || !dateOfBirthHash) {
-    return { outcome: 'mismatch', consumer: null, tokenLockedNow: false, consumerLockedNow: false };
+    return {
+      outcome: 'mismatch',
+      consumer: null,
+      tokenLockedNow: false,
+      consumerLockedNow: false,
+      attempts: unknownAttempts,
+    };
   }
   const budget = identityBudget(input.tenantId, postalCodeHash, dateOfBirthHash);
   const take = await takeAttempt(db, budget, now);
@@ -252,12 +280,16 @@ export async function verifyWithoutToken<Plan extends SuccessPlan>(
   const [candidate] = candidates;
   if (candidate === undefined || candidates.length > 1) {
     const failure = await recordFailedAttempt(db, budget, now);
-    if (candidates.length > 1) return { outcome: 'ambiguous', lockedNow: failure.lockedNow };
+    const attempts: AttemptsLeft = failure.lockedNow
+      ? { triesLeft: 0, lockedUntil: failure.lockedUntil }
+      : { triesLeft: Math.max(0, budget.policy.threshold - take.taken), lockedUntil: null };
+    if (candidates.length > 1) return { outcome: 'ambiguous', lockedNow: failure.lockedNow, attempts };
     return {
       outcome: 'mismatch',
       consumer: null,
       tokenLockedNow: failure.lockedNow,
       consumerLockedNow: false,
+      attempts,
     };
   }
   await recordSucceededAttempt(db, budget, take.taken);

@@ -1,9 +1,18 @@
-import { validateSubdomainField } from '@entry/domain';
+import { type OrganizationContact, validateSubdomainField, validators } from '@entry/domain';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { TenantSettings } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
-import { allTenants, findTenantBySubdomain, insertTenant, type TenantRow } from '../stores/tenants.ts';
+import {
+  allTenants,
+  findTenantBySubdomain,
+  insertTenant,
+  type TenantDetailsChange,
+  type TenantRow,
+  tenantIdsWithLogo,
+  updateTenantDetails,
+} from '../stores/tenants.ts';
+import { checkedLogo } from './tenant-logo.ts';
 
 /** Host names the product itself uses on the public domain (DESIGN.md section 5). */
 export const reservedSubdomains = ['apps', 'api', 'www'] as const;
@@ -11,12 +20,18 @@ export const reservedSubdomains = ['apps', 'api', 'www'] as const;
 /** The first customer id handed out when the operator does not choose one. */
 const firstCustomerId = 1001;
 const maxNameLength = 200;
+const maxHoursLength = 100;
+const maxWebsiteLength = 200;
+
+/** A tenant whose operator has set no contact detail yet. */
+export const noContact: OrganizationContact = { phone: null, email: null, hours: null, website: null };
 
 export interface Tenant {
   customerId: number;
   subdomain: string;
   name: string;
   settings: TenantSettings;
+  contact: OrganizationContact;
   createdAt: Date;
 }
 
@@ -49,8 +64,7 @@ function assertValidNewTenant(input: NewTenant, config: Config): void {
   if (isReservedSubdomain(input.subdomain, config)) {
     throw refuse('reservedSubdomain', { subdomain: input.subdomain, reserved: reservedSubdomains });
   }
-  const name = input.name.trim();
-  if (name === '' || name.length > maxNameLength) throw refuse('invalidTenantName', maxNameLength);
+  checkedName(input.name);
   const age = input.maxPasswordAgeDays;
   if (age !== undefined && age !== null && (!Number.isInteger(age) || age < 1 || age > 3650)) {
     throw refuse('invalidMaxPasswordAge');
@@ -60,12 +74,19 @@ function assertValidNewTenant(input: NewTenant, config: Config): void {
   }
 }
 
+function checkedName(input: string): string {
+  const name = input.trim();
+  if (name === '' || name.length > maxNameLength) throw refuse('invalidTenantName', maxNameLength);
+  return name;
+}
+
 function toTenant(row: TenantRow): Tenant {
   return {
     customerId: row.id,
     subdomain: row.subdomain,
     name: row.name,
     settings: row.settings,
+    contact: row.contact ?? noContact,
     createdAt: row.createdAt,
   };
 }
@@ -87,6 +108,7 @@ export async function createTenant(
         mfaRequired: input.mfaRequired ?? true,
         maxPasswordAgeDays: input.maxPasswordAgeDays ?? null,
       },
+      contact: null,
       createdAt: clock.now(),
     },
     firstCustomerId,
@@ -99,8 +121,102 @@ export async function createTenant(
   return toTenant(inserted);
 }
 
-export async function listTenants(db: Database): Promise<Tenant[]> {
-  return (await allTenants(db)).map(toTenant);
+export async function listTenants(db: Database): Promise<(Tenant & { hasLogo: boolean })[]> {
+  const [rows, withLogo] = await Promise.all([allTenants(db), tenantIdsWithLogo(db)]);
+  return rows.map((row) => ({ ...toTenant(row), hasLogo: withLogo.has(row.id) }));
+}
+
+/**
+ * What an operator changes of a tenant's public details: each detail given replaces the stored
+ * one, an empty text clears it; an undefined one stays as it is.
+ */
+export interface TenantDetailsInput {
+  name?: string | undefined;
+  phone?: string | undefined;
+  email?: string | undefined;
+  hours?: string | undefined;
+  website?: string | undefined;
+  /** The logo file's content, or null to remove the logo. */
+  logo?: Buffer | null | undefined;
+}
+
+/** A contact detail as given: trimmed, empty meaning none, checked otherwise. */
+function contactValue(value: string, check: (text: string) => boolean, refusal: () => Error): string | null {
+  const text = value.trim();
+  if (text === '') return null;
+  if (!check(text)) throw refusal();
+  return text;
+}
+
+function isWebAddress(text: string): boolean {
+  if (text.length > maxWebsiteLength || !/^https?:\/\/[^\s]+$/i.test(text)) return false;
+  return URL.canParse(text);
+}
+
+/** The contact after the change, every given detail checked; null when no detail is given. */
+function changedContact(current: OrganizationContact, input: TenantDetailsInput): OrganizationContact | null {
+  const given = (['phone', 'email', 'hours', 'website'] as const).filter((key) => input[key] !== undefined);
+  if (given.length === 0) return null;
+  const contact = { ...current };
+  if (input.phone !== undefined) {
+    contact.phone = contactValue(
+      input.phone,
+      (text) => validators.phone(text) === null,
+      () => refuse('invalidContactPhone'),
+    );
+  }
+  if (input.email !== undefined) {
+    contact.email = contactValue(
+      input.email,
+      (text) => validators.email(text) === null,
+      () => refuse('invalidContactEmail'),
+    );
+  }
+  if (input.hours !== undefined) {
+    contact.hours = contactValue(
+      input.hours,
+      (text) => text.length <= maxHoursLength && !/[\r\n]/.test(text),
+      () => refuse('invalidContactHours', maxHoursLength),
+    );
+  }
+  if (input.website !== undefined) {
+    contact.website = contactValue(input.website, isWebAddress, () =>
+      refuse('invalidWebsite', maxWebsiteLength),
+    );
+  }
+  return contact;
+}
+
+/**
+ * Changes a tenant's name, contact details and logo (`tenant update`): every given detail is
+ * checked before anything is written, and all are written together.
+ */
+export async function updateTenant(
+  db: Database,
+  clock: Clock,
+  subdomain: string,
+  input: TenantDetailsInput,
+): Promise<{ tenant: Tenant; changed: string[] }> {
+  const current = await tenantBySubdomain(db, subdomain);
+  const change: TenantDetailsChange = {};
+  const changed: string[] = [];
+  if (input.name !== undefined) {
+    change.name = checkedName(input.name);
+    changed.push('name');
+  }
+  const contact = changedContact(current.contact, input);
+  if (contact !== null) {
+    change.contact = contact;
+    changed.push('contact');
+  }
+  if (input.logo !== undefined) {
+    change.logo = input.logo === null ? null : checkedLogo(input.logo);
+    changed.push('logo');
+  }
+  if (changed.length === 0) throw refuse('nothingToUpdate');
+  const row = await updateTenantDetails(db, subdomain, change, clock.now());
+  if (row === undefined) throw refuse('tenantNotFound', subdomain);
+  return { tenant: toTenant(row), changed };
 }
 
 /** The tenant of a subdomain; 404 ItemNotFound when there is none. */

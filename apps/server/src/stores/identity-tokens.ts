@@ -12,7 +12,8 @@ import { forgetIdentityTokens, readCacheFor } from './read-cache.ts';
 /** An identity token with what the calls around it need from its consumer and tenant. */
 export interface IdentityTokenRecord {
   token: typeof identityTokens.$inferSelect;
-  consumer: { id: number; consumerId: string; email: string | null };
+  /** `lockedUntil`: the consumer's own lock, counted across its links. */
+  consumer: { id: number; consumerId: string; email: string | null; lockedUntil: Date | null };
   tenant: { id: number; subdomain: string; mfaRequired: boolean };
 }
 
@@ -66,7 +67,12 @@ export async function findIdentityTokenToVerify(
   return {
     record: {
       token: row.token,
-      consumer: { id: consumer.id, consumerId: consumer.consumerId, email: consumer.email },
+      consumer: {
+        id: consumer.id,
+        consumerId: consumer.consumerId,
+        email: consumer.email,
+        lockedUntil: consumer.lockedUntil,
+      },
       tenant: {
         id: row.tenant.id,
         subdomain: row.tenant.subdomain,

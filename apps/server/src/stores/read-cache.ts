@@ -1,7 +1,7 @@
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { IdentityTokenRecord } from './identity-tokens.ts';
-import type { AccessTenant } from './tenants.ts';
+import type { AccessTenant, TenantLogo } from './tenants.ts';
 
 /**
  * The in-process cache of the two public reads a mailing day hammers: the access lookup and the
@@ -62,11 +62,15 @@ export class TtlCache<V> {
 }
 
 export interface ReadCache {
-  /** The access lookup's tenants by `subdomain:<name>` or `customer:<id>`. Tenants are never changed in place. */
+  /** The access lookup's tenants by `subdomain:<name>` or `customer:<id>`. */
   access: TtlCache<AccessTenant>;
   /** Identity-token records by the normalised guid or short id they were read with. */
   identityTokens: TtlCache<IdentityTokenRecord>;
+  /** Tenants' logos by `<subdomain>:<digest>`; few, as there are few tenants, each a few kilobytes. */
+  logos: TtlCache<TenantLogo>;
 }
+
+const maxLogoEntries = 100;
 
 /** One cache per database handle: whatever writes through a handle can invalidate what reads through it. */
 const caches = new WeakMap<Database, ReadCache>();
@@ -74,7 +78,11 @@ const caches = new WeakMap<Database, ReadCache>();
 export function readCacheFor(db: Database, clock: Clock): ReadCache {
   let cache = caches.get(db);
   if (cache === undefined) {
-    cache = { access: new TtlCache(clock), identityTokens: new TtlCache(clock) };
+    cache = {
+      access: new TtlCache(clock),
+      identityTokens: new TtlCache(clock),
+      logos: new TtlCache(clock, readCacheTtlMs, maxLogoEntries),
+    };
     caches.set(db, cache);
   }
   return cache;
@@ -91,4 +99,14 @@ export function forgetIdentityToken(db: Database, token: { guid: string; shortId
 /** After a write to many identity tokens at once (a mailing revoked). */
 export function forgetIdentityTokens(db: Database): void {
   caches.get(db)?.identityTokens.clear();
+}
+
+/**
+ * After a change to a tenant's public details (`tenant update`): its next lookup goes to the
+ * database, and no replaced or removed logo is served from here any more.
+ */
+export function forgetAccessTenant(db: Database, tenant: { subdomain: string; customerId: number }): void {
+  const cache = caches.get(db);
+  cache?.access.delete([`subdomain:${tenant.subdomain}`, `customer:${tenant.customerId}`]);
+  cache?.logos.clear();
 }

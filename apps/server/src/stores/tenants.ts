@@ -1,9 +1,10 @@
+import type { OrganizationContact } from '@entry/domain';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { tenants } from '../db/schema.ts';
+import { type LogoMediaType, tenantLogos, tenants } from '../db/schema.ts';
 import type { IdentityTokenRecord } from './identity-tokens.ts';
-import { readCacheFor } from './read-cache.ts';
+import { forgetAccessTenant, readCacheFor } from './read-cache.ts';
 
 /** What a consumer sign-in needs of a tenant, as an identity-token record carries it. */
 export type SignInTenant = IdentityTokenRecord['tenant'];
@@ -39,12 +40,15 @@ export function allTenants(db: Database): Promise<TenantRow[]> {
   return db.select().from(tenants).orderBy(asc(tenants.id));
 }
 
-/** What the public access lookup tells of a tenant. */
-export type AccessTenant = Pick<TenantRow, 'id' | 'subdomain' | 'name'>;
+/** What the public access lookup tells of a tenant: its logo by its address's parts only. */
+export type AccessTenant = Pick<TenantRow, 'id' | 'subdomain' | 'name' | 'contact'> & {
+  logo: { mediaType: LogoMediaType; digest: string } | null;
+};
 
 /**
  * The tenant of a (lower-case) subdomain or a customer id, for the access lookup: from the read
- * cache while it is fresh (tenants are never changed in place), else from the database.
+ * cache while it is fresh, else from the database. `updateTenantDetails` forgets the entries of
+ * the tenant it changes; another process's change shows once the entries have expired.
  */
 export function findAccessTenantCached(
   db: Database,
@@ -54,11 +58,114 @@ export function findAccessTenantCached(
   const key = 'subdomain' in by ? `subdomain:${by.subdomain}` : `customer:${by.customerId}`;
   return readCacheFor(db, clock).access.get(key, async () => {
     const [tenant] = await db
-      .select({ id: tenants.id, subdomain: tenants.subdomain, name: tenants.name })
+      .select({
+        id: tenants.id,
+        subdomain: tenants.subdomain,
+        name: tenants.name,
+        contact: tenants.contact,
+        logoMediaType: tenantLogos.mediaType,
+        logoDigest: tenantLogos.digest,
+      })
       .from(tenants)
+      .leftJoin(tenantLogos, eq(tenantLogos.tenantId, tenants.id))
       .where('subdomain' in by ? eq(tenants.subdomain, by.subdomain) : eq(tenants.id, by.customerId));
-    return tenant ?? null;
+    if (tenant === undefined) return null;
+    const { logoMediaType, logoDigest, ...rest } = tenant;
+    return {
+      ...rest,
+      logo:
+        logoMediaType === null || logoDigest === null
+          ? null
+          : { mediaType: logoMediaType, digest: logoDigest },
+    };
   });
+}
+
+export interface TenantLogo {
+  mediaType: LogoMediaType;
+  content: Buffer;
+}
+
+/**
+ * The logo of a (lower-case) subdomain when its digest is `digest`, through the read cache: a
+ * letter day's many first visits each load it once, then the browser keeps it.
+ */
+export function findTenantLogoCached(
+  db: Database,
+  clock: Clock,
+  subdomain: string,
+  digest: string,
+): Promise<TenantLogo | null> {
+  return readCacheFor(db, clock).logos.get(`${subdomain}:${digest}`, async () => {
+    const [logo] = await db
+      .select({ mediaType: tenantLogos.mediaType, contentBase64: tenantLogos.contentBase64 })
+      .from(tenantLogos)
+      .innerJoin(tenants, eq(tenants.id, tenantLogos.tenantId))
+      .where(and(eq(tenants.subdomain, subdomain), eq(tenantLogos.digest, digest)));
+    return logo === undefined
+      ? null
+      : { mediaType: logo.mediaType, content: Buffer.from(logo.contentBase64, 'base64') };
+  });
+}
+
+/** A logo to store: the digest names its content. */
+export interface NewTenantLogo {
+  mediaType: LogoMediaType;
+  content: Buffer;
+  digest: string;
+}
+
+/** What `tenant update` changes; a key left out stays as it is, a null logo is removed. */
+export interface TenantDetailsChange {
+  name?: string;
+  contact?: OrganizationContact;
+  logo?: NewTenantLogo | null;
+}
+
+/**
+ * Changes a tenant's name, contact and logo together; undefined when no tenant has the subdomain.
+ * The access lookup's cached entries of the tenant go at once.
+ */
+export async function updateTenantDetails(
+  db: Database,
+  subdomain: string,
+  change: TenantDetailsChange,
+  now: Date,
+): Promise<TenantRow | undefined> {
+  const columns = {
+    ...(change.name === undefined ? {} : { name: change.name }),
+    ...(change.contact === undefined ? {} : { contact: change.contact }),
+  };
+  const updated = await db.transaction(async (tx) => {
+    const [row] =
+      Object.keys(columns).length === 0
+        ? await tx.select().from(tenants).where(eq(tenants.subdomain, subdomain)).for('update')
+        : await tx.update(tenants).set(columns).where(eq(tenants.subdomain, subdomain)).returning();
+    if (row === undefined) return undefined;
+    if (change.logo === null) {
+      await tx.delete(tenantLogos).where(eq(tenantLogos.tenantId, row.id));
+    } else if (change.logo !== undefined) {
+      const logo = {
+        mediaType: change.logo.mediaType,
+        contentBase64: change.logo.content.toString('base64'),
+        digest: change.logo.digest,
+        updatedAt: now,
+      };
+      await tx
+        .insert(tenantLogos)
+        .values({ tenantId: row.id, ...logo })
+        .onConflictDoUpdate({ target: tenantLogos.tenantId, set: logo });
+    }
+    return row;
+  });
+  if (updated !== undefined) forgetAccessTenant(db, { subdomain: updated.subdomain, customerId: updated.id });
+  return updated;
+}
+
+/** Whether the tenant has a logo, for the operator's list. */
+export async function tenantIdsWithLogo(db: Database): Promise<Set<number>> {
+  const rows = await db.select({ tenantId: tenantLogos.tenantId }).from(tenantLogos);
+  return new Set(rows.map((row) => row.tenantId));
 }
 
 /** A new tenant's row; without an id, the next free one from `firstId`. */

@@ -9,6 +9,7 @@ import {
   DomainPickerPage,
   EmailPreferencesPage,
   LinkLandingPage,
+  PrivacyPage,
   StaffPortalRoutes,
 } from './routes/lazy-pages.ts';
 
@@ -43,6 +44,7 @@ export function AppRoutes() {
         <Route element={<WithUpdateChecks />}>
           <Route index element={<DomainPickerPage />} />
           <Route path={paths.emailPreferences.pattern} element={<EmailPreferencesPage />} />
+          <Route path={paths.privacy.pattern} element={<PrivacyPage />} />
           <Route path={paths.adminPortal.pattern} element={<StaffPortalRoutes scope="admin" />} />
           <Route path={paths.customerPortal.pattern} element={<StaffPortalRoutes scope="customer" />} />
           {/* No staff page has three segments; these outrank the link route, which would take `a` for a token. */}

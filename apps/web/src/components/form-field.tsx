@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
+import { type InputHTMLAttributes, type ReactNode, useId, useState } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 
 export interface FormFieldProps
@@ -11,11 +11,18 @@ export interface FormFieldProps
   hint?: ReactNode;
 }
 
-/** A labelled input, its hint and its announced error. */
+/** A password (a password input with a password autocomplete), which a person may show to check what they typed. */
+function isRevealablePassword(inputProps: InputHTMLAttributes<HTMLInputElement>): boolean {
+  return inputProps.type === 'password' && (inputProps.autoComplete ?? '').endsWith('password');
+}
+
+/** A labelled input, its hint and its announced error; a password's with a Show button. */
 export function FormField({ label, registration, error, hint, ...inputProps }: FormFieldProps) {
   const inputId = useId();
   const hintId = useId();
   const errorId = useId();
+  const [revealed, setRevealed] = useState(false);
+  const revealable = isRevealablePassword(inputProps);
   const describedBy = [hint === undefined ? '' : hintId, error === undefined ? '' : errorId]
     .filter(Boolean)
     .join(' ');
@@ -36,8 +43,20 @@ export function FormField({ label, registration, error, hint, ...inputProps }: F
           aria-invalid={error !== undefined}
           aria-describedby={describedBy === '' ? undefined : describedBy}
           {...inputProps}
+          {...(revealable && revealed ? { type: 'text' } : {})}
           {...registration}
         />
+        {revealable && (
+          <button
+            type="button"
+            className="field__reveal"
+            aria-controls={inputId}
+            aria-label={revealed ? 'Hide password' : 'Show password'}
+            onClick={() => setRevealed((shown) => !shown)}
+          >
+            {revealed ? 'Hide' : 'Show'}
+          </button>
+        )}
       </div>
       {error !== undefined && (
         <p className="field__error" id={errorId} role="alert">

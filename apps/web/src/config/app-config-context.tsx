@@ -12,3 +12,8 @@ export function useAppConfig(): AppConfig {
   if (config === null) throw new Error('useAppConfig is used outside AppConfigProvider.');
   return config;
 }
+
+/** The configuration where a provider gives one: for the layout's parts that a page's test may render alone. */
+export function useAppConfigIfProvided(): AppConfig | null {
+  return useContext(AppConfigContext);
+}

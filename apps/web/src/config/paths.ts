@@ -34,6 +34,11 @@ export const paths = {
     href: (token?: string): string =>
       token === undefined ? '/unsubscribe' : `/unsubscribe?${new URLSearchParams({ token })}`,
   },
+  /** What the product keeps of the people who use it. */
+  privacy: {
+    pattern: '/privacy',
+    href: (): string => '/privacy',
+  },
   linkLanding: {
     patterns: ['/:token/:target/:targetId', '/:token/:target', '/:token'] as const,
   },

@@ -9,6 +9,8 @@ export interface PendingVerification {
   signInType: SignInType;
   customerId: number;
   subdomain: string;
+  /** When the link's verification opens again (epoch ms), where it was locked as it was opened. */
+  lockedUntil?: number;
 }
 
 export function isPendingVerification(value: unknown): value is PendingVerification {
@@ -18,7 +20,8 @@ export function isPendingVerification(value: unknown): value is PendingVerificat
     typeof candidate.token === 'string' &&
     typeof candidate.signInType === 'string' &&
     typeof candidate.customerId === 'number' &&
-    typeof candidate.subdomain === 'string'
+    typeof candidate.subdomain === 'string' &&
+    (candidate.lockedUntil === undefined || typeof candidate.lockedUntil === 'number')
   );
 }
 

@@ -16,6 +16,10 @@ export const errorBodySchema = z.object({
   errorCode: z.enum(errorCodes),
   message: z.string(),
   errors: z.array(errorItemSchema),
+  /** A refused verification answer: how many more answers may be tried before a lock. */
+  triesLeft: z.number().int().nonnegative().optional(),
+  /** A locked verification, or the answer that locked it: when the lock ends. */
+  lockedUntil: isoDateTime.optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
@@ -31,12 +35,27 @@ export const subdomainParamSchema = z.string().min(1).max(63);
 /** An identity token in a path: a guid or a shortId. */
 export const tokenParamSchema = z.string().min(1).max(64);
 
+/** How consumers reach the organization; a detail the operator has not set is null. */
+export const organizationContactSchema = z.object({
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  /** When someone answers, in the organization's own words, e.g. "Monday to Friday, 8 AM to 6 PM Eastern". */
+  hours: z.string().nullable(),
+  /** An http or https address. */
+  website: z.string().nullable(),
+});
+export type OrganizationContact = z.infer<typeof organizationContactSchema>;
+
 export const accessResultSchema = z.object({
   subdomain: z.string(),
   /** Absolute URL of the tenant's consumer portal base, e.g. `http://sender.localhost:8080/c/`. */
   target: z.string(),
   customerId: z.number().int(),
   customerName: z.string(),
+  /** The organization's contact details (beside the spec's fields; every tenant page shows them). */
+  contact: organizationContactSchema.optional(),
+  /** The path of the organization's logo on the tenant's host, when it has one; it changes with the logo. */
+  logoUrl: z.string().optional(),
 });
 export type AccessResult = z.infer<typeof accessResultSchema>;
 
@@ -138,6 +157,8 @@ export const consumerIdentityTokenSchema = z.object({
   signInType: signInTypeSchema,
   /** Payment data: only for that consumer's own signed-in session, otherwise null. */
   data: identityTokenDataSchema.nullable(),
+  /** When the verification of this link, locked after too many wrong answers, opens again; null when it is open. */
+  lockedUntil: isoDateTime.nullable().optional(),
 });
 export type ConsumerIdentityToken = z.infer<typeof consumerIdentityTokenSchema>;
 

@@ -21,3 +21,6 @@ export const StaffPortalRoutes = lazy(() =>
     default: m.StaffPortalRoutes,
   })),
 );
+export const PrivacyPage = lazy(() =>
+  import('../../features/privacy/privacy-page.tsx').then((m) => ({ default: m.PrivacyPage })),
+);

@@ -1,16 +1,54 @@
 import { pageTexts } from '@entry/domain';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { paths } from '../../config/paths.ts';
+import { type Organization, productName, useOrganization } from '../../lib/organization.ts';
 import { Logo } from '../logo/logo.tsx';
+import { ContactDetails, hasContact, OrganizationContact } from '../organization/organization-contact.tsx';
 import { HelpContent } from './help-content.tsx';
 import { useHelpPanel } from './use-help-panel.ts';
 import './auth-layout.css';
 
 /**
+ * The header's mark and name: on a tenant's host the organization's (its logo when it has one),
+ * elsewhere, and until the organization is known, the product's.
+ */
+function Brand({ organization }: { organization: Organization | null }) {
+  return (
+    <a className="brand" href={paths.domainPicker.href()}>
+      {organization?.logoUrl ? (
+        <img className="brand__logo" src={organization.logoUrl} alt="" height={32} />
+      ) : (
+        <Logo />
+      )}
+      <span className="brand__name">{organization?.name ?? productName}</span>
+    </a>
+  );
+}
+
+/** The organization's name and contact on its pages, and the product's privacy link on every page. */
+function PageFooter({ organization, inert }: { organization: Organization | null; inert: boolean }) {
+  return (
+    <footer className="auth-footer" inert={inert}>
+      {organization !== null && (
+        <div className="auth-footer__organization">
+          <p className="auth-footer__name">{organization.name}</p>
+          {hasContact(organization) && <ContactDetails organization={organization} />}
+        </div>
+      )}
+      <p className="auth-footer__links">
+        <a href={paths.privacy.href()}>Privacy</a>
+      </p>
+    </footer>
+  );
+}
+
+/**
  * The frame of every entry and sign-in page: a header with the logo and the help button, the page
- * in the main area, and the help panel on the right (an overlay on narrow screens, docked on wide ones).
+ * in the main area, the help panel on the right (an overlay on narrow screens, docked on wide
+ * ones), and the footer.
  */
 export function AuthLayout({ children }: { children: ReactNode }) {
+  const organization = useOrganization();
   const panel = useHelpPanel();
   const panelId = useId();
   const titleId = useId();
@@ -48,10 +86,7 @@ export function AuthLayout({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       <header className="auth-header" inert={isModal}>
-        <a className="brand" href={paths.domainPicker.href()}>
-          <Logo />
-          <span className="brand__name">Account Access</span>
-        </a>
+        <Brand organization={organization} />
         <button
           ref={triggerRef}
           type="button"
@@ -98,16 +133,25 @@ export function AuthLayout({ children }: { children: ReactNode }) {
             </button>
           </div>
           <div className="help-panel__body">
+            <OrganizationContact organization={organization} headingLevel={3} />
             <HelpContent />
           </div>
         </aside>
       </div>
+      <PageFooter organization={organization} inert={isModal} />
     </div>
   );
 }
 
-/** The card in the main area: a page title, its content and, usually, a form. */
-export function AuthCard({ title, children }: { title: ReactNode; children: ReactNode }) {
+/**
+ * The card in the main area: a page title, its content and, usually, a form. The title names the
+ * tab too, with the organization's name on its pages ("Verify your identity - Sender Collections").
+ */
+export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
+  const organizationName = useOrganization()?.name ?? productName;
+  useEffect(() => {
+    document.title = `${title} - ${organizationName}`;
+  }, [title, organizationName]);
   return (
     <section className="auth-card" aria-labelledby="page-title">
       <h1 id="page-title" className="auth-card__title">

@@ -1,10 +1,18 @@
 /** Our own plain texts for the consumer's verification and code steps; the spec gives none. */
 export const consumerMessages = {
   noMatch: 'These details do not match our records. Check them and try again.',
-  locked:
-    'For your security, verification is locked for a while after too many attempts. Please try again later, or contact the organisation that wrote to you.',
-  lockedFor: (wait: string) =>
-    `For your security, verification is locked after too many attempts. Try again ${wait}, or contact the organisation that wrote to you.`,
+  /** Said after a refused answer, beside the refusal, while tries are left. */
+  triesLeft: (count: number) =>
+    count === 1
+      ? '1 try left before verification locks for a while.'
+      : `${count} tries left before verification locks for a while.`,
+  /** `who`: the organization's name, or `theOrganization` until it is known. */
+  locked: (who: string) =>
+    `For your security, verification is locked for a while after too many attempts. Please try again later, or contact ${who}.`,
+  /** `time`: when the lock ends, in the person's time zone, e.g. "3:45 PM". */
+  lockedUntil: (time: string, who: string) =>
+    `For your security, verification is locked after too many attempts. Try again after ${time}, or contact ${who}.`,
+  theOrganization: 'the organization that wrote to you',
   ambiguous:
     'More than one account matches these details. Please open the link from your letter or e-mail instead.',
   notFound: 'We could not find an account with these details. Check them and try again.',
@@ -19,7 +27,7 @@ export const consumerMessages = {
   codeSent: 'We have sent a new code. It replaces the previous one.',
   noCodeNowFor: (wait: string) => `We cannot send another code just now. You can ask for a new code ${wait}.`,
   noPortal:
-    'This address does not belong to an organisation. Please open the link from your letter or e-mail.',
+    'This address does not belong to an organization. Please open the link from your letter or e-mail.',
   fields: {
     last4Ssn: {
       label: 'Last 4 digits of your Social Security number',

@@ -28,7 +28,7 @@ const MfaPage = lazy(() => import('./mfa-page.tsx').then((m) => ({ default: m.Mf
 export const targetPages: Record<string, TargetPageProps> = {
   'account-summary': {
     title: 'Account summary',
-    description: 'An overview of your account with the organisation that wrote to you.',
+    description: 'An overview of your account with the organization that wrote to you.',
   },
   documents: { title: 'Documents', description: 'The letters and statements sent to you.' },
   'payment-options': { title: 'Payment options', description: 'The ways you can pay or set up a plan.' },

@@ -1,16 +1,23 @@
 import { Link } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
+import { OrganizationContact } from '../../components/organization/organization-contact.tsx';
 import { paths } from '../../config/paths.ts';
+import { useOrganization } from '../../lib/organization.ts';
 
 /** Where an expired or unknown link leads: what happened and what to do. */
 export function ExpiredLinkPage() {
+  const organization = useOrganization();
   return (
     <AuthCard title="This link has expired">
       <p>
         The link you opened is no longer valid. Links in letters and e-mails work for a limited time to keep
         your account safe.
       </p>
-      <p>You can still reach your account by confirming who you are.</p>
+      <p>
+        You can still reach your account by confirming who you are, or ask{' '}
+        {organization?.name ?? 'the organization that wrote to you'} for a new link.
+      </p>
+      <OrganizationContact organization={organization} />
       <Link className="button button--block" to={paths.consumerPortal.verifyIdentity.href()}>
         Confirm your identity
       </Link>

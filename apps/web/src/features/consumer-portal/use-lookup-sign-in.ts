@@ -1,10 +1,10 @@
 import { isApiError } from '@entry/client';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import type { PendingVerification } from '../../lib/pending-verification.ts';
 import { usePortalApi } from '../../lib/session/portal-api.ts';
-import { commonRefusalMessage, waitOf } from '../../lib/session/sign-in-errors.ts';
+import { commonRefusalMessage } from '../../lib/session/sign-in-errors.ts';
 import { consumerMessages } from './consumer-messages.ts';
 import { landingPath } from './landing.ts';
 import type { VerificationAnswers } from './verification-form.tsx';
@@ -16,37 +16,87 @@ export interface LookupTarget {
   token: string | null;
 }
 
-/** The refusal of a lookup, in plain words; null when the person is sent to another page instead. */
-export function lookupRefusal(error: unknown): string | null {
-  if (!isApiError(error)) return commonRefusalMessage(error);
+/** What a refused lookup means for the page. */
+export type LookupOutcome =
+  /** A refusal to show beside the form. */
+  | { kind: 'refused'; message: string }
+  /** Verification is locked; `until` is null where the server did not say. */
+  | { kind: 'locked'; until: Date | null }
+  /** The link has expired: the expired-link page explains. */
+  | { kind: 'expired' };
+
+/**
+ * When a lock ends: from the server's `Retry-After`, counted on this device's clock so a clock
+ * that is off does not move the time shown, else from the body's `lockedUntil`.
+ */
+export function lockEndOf(error: unknown, now: number = Date.now()): Date | null {
+  if (!isApiError(error)) return null;
+  if (error.retryAfterSeconds !== undefined) return new Date(now + error.retryAfterSeconds * 1000);
+  const until = error.body?.lockedUntil;
+  return until === undefined ? null : new Date(until);
+}
+
+/** A wrong answer, with the tries it leaves where the server said. */
+function noMatch(triesLeft: number | undefined): string {
+  return triesLeft === undefined
+    ? consumerMessages.noMatch
+    : `${consumerMessages.noMatch} ${consumerMessages.triesLeft(triesLeft)}`;
+}
+
+/** What a refused lookup means: a message, a lock (with its end where known) or an expired link. */
+export function lookupOutcome(error: unknown, now: number = Date.now()): LookupOutcome {
+  if (!isApiError(error)) return { kind: 'refused', message: commonRefusalMessage(error) };
+  const triesLeft = error.body?.triesLeft;
   switch (error.errorCode) {
     case 'InvalidSignIn':
-      return consumerMessages.noMatch;
-    case 'UserLocked': {
-      const wait = waitOf(error);
-      return wait === undefined ? consumerMessages.locked : consumerMessages.lockedFor(wait);
-    }
     case 'Ambiguous':
-      return consumerMessages.ambiguous;
+      // The answer that used the last try locked verification: say so rather than "try again".
+      if (triesLeft === 0) return { kind: 'locked', until: lockEndOf(error, now) };
+      return {
+        kind: 'refused',
+        message: error.errorCode === 'Ambiguous' ? consumerMessages.ambiguous : noMatch(triesLeft),
+      };
+    case 'UserLocked':
+      return { kind: 'locked', until: lockEndOf(error, now) };
     case 'TokenExpired':
-      return null;
+      return { kind: 'expired' };
     case 'ItemNotFound':
-      return consumerMessages.notFound;
+      return { kind: 'refused', message: consumerMessages.notFound };
     default:
-      return error.status === 502 || error.status === 504
-        ? consumerMessages.serviceUnavailable
-        : commonRefusalMessage(error);
+      return {
+        kind: 'refused',
+        message:
+          error.status === 502 || error.status === 504
+            ? consumerMessages.serviceUnavailable
+            : commonRefusalMessage(error),
+      };
   }
+}
+
+/** A lock in force: from the link as it was opened, then from the answers; over once its end has passed. */
+function useLock(initialUntil: number | undefined) {
+  const [lock, setLock] = useState<{ until: Date | null } | null>(() =>
+    initialUntil !== undefined && initialUntil > Date.now() ? { until: new Date(initialUntil) } : null,
+  );
+  const endsAt = lock?.until?.getTime();
+  useEffect(() => {
+    if (endsAt === undefined) return;
+    const timer = window.setTimeout(() => setLock(null), Math.max(0, endsAt - Date.now()));
+    return () => window.clearTimeout(timer);
+  }, [endsAt]);
+  return [lock, setLock] as const;
 }
 
 /**
  * The verification step: a lookup sign-in, then the code step when the tenant asks for one, else
- * straight to the page the link targeted. An expired link goes to the expired-link page.
+ * straight to the page the link targeted. An expired link goes to the expired-link page; a lock
+ * (the link's, as opened, or one the answers started) replaces the form until it ends.
  */
 export function useLookupSignIn(target: LookupTarget | null, pending: PendingVerification | null) {
   const api = usePortalApi('consumer');
   const navigate = useNavigate();
   const [refusal, setRefusal] = useState<string | null>(null);
+  const [lock, setLock] = useLock(pending?.lockedUntil);
 
   async function verify(answers: VerificationAnswers) {
     if (target === null) return;
@@ -59,11 +109,12 @@ export function useLookupSignIn(target: LookupTarget | null, pending: PendingVer
         navigate(landingPath(api.tokens, authToken.sessionGuid), { replace: true });
       }
     } catch (error) {
-      const message = lookupRefusal(error);
-      if (message === null) navigate(paths.consumerPortal.expiredLink.href(), { replace: true });
-      else setRefusal(message);
+      const outcome = lookupOutcome(error);
+      if (outcome.kind === 'expired') navigate(paths.consumerPortal.expiredLink.href(), { replace: true });
+      else if (outcome.kind === 'locked') setLock({ until: outcome.until });
+      else setRefusal(outcome.message);
     }
   }
 
-  return { verify, refusal };
+  return { verify, refusal, lock };
 }

@@ -92,7 +92,7 @@ export function VerificationForm({
     label: string,
     options: readonly { value: string; text: string }[],
   ) => (
-    <div>
+    <div className={name === 'birthMonth' ? 'date-parts__month' : undefined}>
       <label className="field__label" htmlFor={`${dateErrorId}-${name}`}>
         {label}
       </label>

@@ -27,7 +27,7 @@ function renderVerifyIdentity(access: { status: number; body?: unknown }) {
 }
 
 describe('VerifyIdentityPage on a tenant host', () => {
-  it('explains what it asks for while it looks up the organisation, then shows the form', async () => {
+  it('explains what it asks for while it looks up the organization, then shows the form', async () => {
     renderVerifyIdentity({ status: 200, body: senderAccess });
     expect(screen.getByRole('heading', { level: 1, name: 'Verify your identity' })).toBeTruthy();
     expect(screen.getByText(explanation)).toBeTruthy();
@@ -38,7 +38,7 @@ describe('VerifyIdentityPage on a tenant host', () => {
     expect(screen.queryByRole('status')).toBeNull();
   });
 
-  it('drops the explanation when the host has no organisation', async () => {
+  it('drops the explanation when the host has no organization', async () => {
     renderVerifyIdentity({ status: 404, body: { errorCode: 'ItemNotFound', message: '', errors: [] } });
     expect(await screen.findByRole('alert')).toBeTruthy();
     expect(screen.queryByText(explanation)).toBeNull();

@@ -7,9 +7,11 @@ import { LoadingState } from '../../components/loading-state.tsx';
 import { useAppConfig } from '../../config/app-config-context.tsx';
 import { paths } from '../../config/paths.ts';
 import { tenantSubdomainOf } from '../../lib/host.ts';
+import { lookUpOrganization } from '../../lib/organization.ts';
 import { pendingVerificationOf } from '../../lib/pending-verification.ts';
 import { usePortalApi } from '../../lib/session/portal-api.ts';
 import { consumerMessages } from './consumer-messages.ts';
+import { LockNotice } from './lock-notice.tsx';
 import { type LookupTarget, useLookupSignIn } from './use-lookup-sign-in.ts';
 import { VerificationForm } from './verification-form.tsx';
 
@@ -26,7 +28,7 @@ export function VerifyTokenPage() {
     pending === null
       ? null
       : { subdomain: pending.subdomain, customerId: pending.customerId, token: pending.token };
-  const { verify, refusal } = useLookupSignIn(target, pending);
+  const { verify, refusal, lock } = useLookupSignIn(target, pending);
   if (pending === null || !(pending.signInType in askedFor)) {
     return <Navigate to={paths.consumerPortal.verifyIdentity.href()} replace />;
   }
@@ -34,12 +36,16 @@ export function VerifyTokenPage() {
   return (
     <AuthCard title="Confirm it's you">
       <p>To protect your account, please enter {asked}. We use it only to check that this link is yours.</p>
-      <VerificationForm
-        fields={verificationFieldsFor(pending.signInType)}
-        submitLabel="Continue"
-        refusal={refusal}
-        onSubmit={verify}
-      />
+      {lock === null ? (
+        <VerificationForm
+          fields={verificationFieldsFor(pending.signInType)}
+          submitLabel="Continue"
+          refusal={refusal}
+          onSubmit={verify}
+        />
+      ) : (
+        <LockNotice until={lock.until} />
+      )}
     </AuthCard>
   );
 }
@@ -57,8 +63,7 @@ function useHostTenant(skip: boolean): LookupTarget | 'loading' | 'none' {
       return;
     }
     let active = true;
-    access
-      .bySubdomain(subdomain)
+    lookUpOrganization(access, subdomain)
       .then((result) => {
         if (!active) return;
         // The form's first render (react-hook-form and every field) was one long task; as a
@@ -90,7 +95,7 @@ export function VerifyIdentityPage() {
       : typeof hostTenant === 'object'
         ? hostTenant
         : null;
-  const { verify, refusal } = useLookupSignIn(target, pending);
+  const { verify, refusal, lock } = useLookupSignIn(target, pending);
 
   if (target === null && hostTenant !== 'loading') {
     return (
@@ -99,7 +104,7 @@ export function VerifyIdentityPage() {
       </AuthCard>
     );
   }
-  // The explanation shows while the host's organisation is looked up: it is the page's largest
+  // The explanation shows while the host's organization is looked up: it is the page's largest
   // text, and waiting for that call held back its first meaningful paint (DESIGN.md section 8).
   return (
     <AuthCard title="Verify your identity">
@@ -107,7 +112,9 @@ export function VerifyIdentityPage() {
         To protect your account, please enter the last 4 digits of your Social Security number, your ZIP code
         and your date of birth.
       </p>
-      {target === null ? (
+      {lock !== null ? (
+        <LockNotice until={lock.until} />
+      ) : target === null ? (
         <LoadingState label="Loading…" />
       ) : (
         <VerificationForm

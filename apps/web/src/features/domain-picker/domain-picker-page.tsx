@@ -9,7 +9,7 @@ import { DomainPickerForm } from './domain-picker-form.tsx';
 import { pickerStartFor } from './picker-start.ts';
 import './domain-picker.css';
 
-/** The empty path: find the organisation by the host, or ask for its domain. */
+/** The empty path: find the organization by the host, or ask for its domain. */
 export function DomainPickerPage() {
   const config = useAppConfig();
   const [start] = useState(() => pickerStartFor(window.location.hostname, config));
@@ -34,7 +34,7 @@ export function DomainPickerPage() {
 
   return (
     <AuthCard title={pageTexts.domainPicker.title}>
-      {showForm ? <DomainPickerForm config={config} /> : <LoadingState label="Finding your organisation…" />}
+      {showForm ? <DomainPickerForm config={config} /> : <LoadingState label="Finding your organization…" />}
     </AuthCard>
   );
 }

@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { LoadingState } from '../../components/loading-state.tsx';
 import { consumerApi } from '../../lib/api-client.ts';
+import { useOrganizationLookup } from '../../lib/organization.ts';
 
 const texts = pageTexts.emailPreferences;
 
@@ -45,6 +46,7 @@ function StatusSentence({ text, email }: { text: EmailStatusText; email: string 
  * page then shows the state the server holds and lets the person switch it back and forth.
  */
 export function EmailPreferencesPage() {
+  useOrganizationLookup(consumerApi().access);
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token') ?? '';
   const [state, setState] = useState<PageState>(

@@ -9,6 +9,7 @@ import {
   storageKeys,
 } from '@entry/domain';
 import { paths } from '../../config/paths.ts';
+import { rememberOrganization } from '../../lib/organization.ts';
 import type { PendingVerification } from '../../lib/pending-verification.ts';
 
 export type LinkGuardApi = Pick<ApiClient, 'identityTokens' | 'access' | 'consumerAuth' | 'tokens'>;
@@ -62,11 +63,13 @@ export async function decideLinkLanding(
     api.tokens.setItem(storageKeys.tokenRedirect, portalPathFor(target, targetId));
     api.tokens.setItem(storageKeys.tokenTarget, String(parseTargetCode(target) ?? fallbackTargetCode));
   };
+  rememberOrganization(access);
   const pendingVerification: PendingVerification = {
     token: info.guid,
     signInType: info.signInType,
     customerId: info.customerId,
     subdomain: access.subdomain,
+    ...(info.lockedUntil ? { lockedUntil: info.lockedUntil.getTime() } : {}),
   };
 
   switch (info.signInType) {
