@@ -2,6 +2,7 @@ import { Suspense, useEffect } from 'react';
 import { Navigate, Outlet, Route, Routes } from 'react-router';
 import { AuthLayout } from '../components/auth-layout/auth-layout.tsx';
 import { LoadingState } from '../components/loading-state.tsx';
+import { PageLoadBoundary } from '../components/page-load-boundary.tsx';
 import { paths } from '../config/paths.ts';
 import { consumerPortalRoutes } from '../features/consumer-portal/consumer-portal-routes.tsx';
 import { appUpdate } from '../lib/app-update.ts';
@@ -15,9 +16,11 @@ import {
 function LayoutWithSuspense() {
   return (
     <AuthLayout>
-      <Suspense fallback={<LoadingState label="Loading…" />}>
-        <Outlet />
-      </Suspense>
+      <PageLoadBoundary>
+        <Suspense fallback={<LoadingState label="Loading…" />}>
+          <Outlet />
+        </Suspense>
+      </PageLoadBoundary>
     </AuthLayout>
   );
 }

@@ -1,9 +1,15 @@
 import { Link } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { paths } from '../../config/paths.ts';
+import { consumerStartPath } from '../../lib/pending-verification.ts';
+import { usePortalServices } from '../../lib/session/portal-api.ts';
 
-/** Where an expired or unknown link leads: what happened and what to do. */
+/**
+ * Where an expired or unknown link leads: what happened and what to do. A link that died is no
+ * longer remembered, so confirming who you are leads to the questions that need no link.
+ */
 export function ExpiredLinkPage() {
+  const { storage } = usePortalServices();
   return (
     <AuthCard title="This link has expired">
       <p>
@@ -11,7 +17,7 @@ export function ExpiredLinkPage() {
         your account safe.
       </p>
       <p>You can still reach your account by confirming who you are.</p>
-      <Link className="button button--block" to={paths.consumerPortal.verifyIdentity.href()}>
+      <Link className="button button--block" to={consumerStartPath(storage)}>
         Confirm your identity
       </Link>
     </AuthCard>
@@ -20,6 +26,7 @@ export function ExpiredLinkPage() {
 
 /** Where a Direct link leads when the sign-in failed for a reason other than the link itself. */
 export function FailedConnectionPage() {
+  const { storage } = usePortalServices();
   return (
     <AuthCard title="We could not sign you in">
       <p className="notice notice--error">
@@ -30,7 +37,7 @@ export function FailedConnectionPage() {
         are to reach your account now.
       </p>
       <div className="portal-actions">
-        <Link className="button" to={paths.consumerPortal.verifyIdentity.href()}>
+        <Link className="button" to={consumerStartPath(storage)}>
           Confirm your identity
         </Link>
         <Link className="button button--secondary" to={paths.domainPicker.href()}>

@@ -2,8 +2,8 @@ import { isApiError } from '@entry/client';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';
-import type { PendingVerification } from '../../lib/pending-verification.ts';
-import { usePortalApi } from '../../lib/session/portal-api.ts';
+import { forgetLink, type PendingVerification } from '../../lib/pending-verification.ts';
+import { usePortalServices } from '../../lib/session/portal-api.ts';
 import { commonRefusalMessage, waitOf } from '../../lib/session/sign-in-errors.ts';
 import { consumerMessages } from './consumer-messages.ts';
 import { landingPath } from './landing.ts';
@@ -41,10 +41,12 @@ export function lookupRefusal(error: unknown): string | null {
 
 /**
  * The verification step: a lookup sign-in, then the code step when the tenant asks for one, else
- * straight to the page the link targeted. An expired link goes to the expired-link page.
+ * straight to the page the link targeted. An expired link goes to the expired-link page, and the
+ * tab no longer leads back to it.
  */
 export function useLookupSignIn(target: LookupTarget | null, pending: PendingVerification | null) {
-  const api = usePortalApi('consumer');
+  const services = usePortalServices();
+  const api = services.api('consumer');
   const navigate = useNavigate();
   const [refusal, setRefusal] = useState<string | null>(null);
 
@@ -60,8 +62,10 @@ export function useLookupSignIn(target: LookupTarget | null, pending: PendingVer
       }
     } catch (error) {
       const message = lookupRefusal(error);
-      if (message === null) navigate(paths.consumerPortal.expiredLink.href(), { replace: true });
-      else setRefusal(message);
+      if (message === null) {
+        forgetLink(services.storage);
+        navigate(paths.consumerPortal.expiredLink.href(), { replace: true });
+      } else setRefusal(message);
     }
   }
 
