@@ -2,15 +2,16 @@ import { pageTexts } from '@entry/domain';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { paths } from '../../config/paths.ts';
 import { Logo } from '../logo/logo.tsx';
-import { HelpContent } from './help-content.tsx';
+import { HelpContent, type HelpTopic } from './help-content.tsx';
 import { useHelpPanel } from './use-help-panel.ts';
 import './auth-layout.css';
 
 /**
  * The frame of every entry and sign-in page: a header with the logo and the help button, the page
- * in the main area, and the help panel on the right (an overlay on narrow screens, docked on wide ones).
+ * in the main area, and the help panel on the right (an overlay on narrow screens, docked on wide
+ * ones) with the help of the page's topic.
  */
-export function AuthLayout({ children }: { children: ReactNode }) {
+export function AuthLayout({ children, helpTopic }: { children: ReactNode; helpTopic?: HelpTopic }) {
   const panel = useHelpPanel();
   const panelId = useId();
   const titleId = useId();
@@ -98,7 +99,7 @@ export function AuthLayout({ children }: { children: ReactNode }) {
             </button>
           </div>
           <div className="help-panel__body">
-            <HelpContent />
+            <HelpContent topic={helpTopic} />
           </div>
         </aside>
       </div>
