@@ -46,7 +46,7 @@ test.describe('domain picker', () => {
     await expectNoAxeViolations();
     for (const [value, message] of [
       ['ab', messages.length],
-      ['Sender', messages.invalid],
+      ['sen der', messages.invalid],
       ['sender_', messages.invalid],
     ] as const) {
       await field.fill(value);
@@ -87,10 +87,18 @@ test.describe('domain picker', () => {
     await page.waitForURL(`${hosts.tenant('sender')}/c/verify-identity`);
   });
 
-  test('on an unknown tenant host, shows the form', async ({ page, hosts, expectNoAxeViolations }) => {
+  test('on an unknown tenant host, says so above the form, and only there', async ({
+    page,
+    hosts,
+    expectNoAxeViolations,
+  }) => {
     await page.goto(`${hosts.tenant('nobody')}/`);
     await expect(page.getByRole('heading', { level: 1, name: 'Enter Domain' })).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveText(
+      `No organization uses the address nobody.localhost. Check the address in your letter or e-mail, or enter your domain below.`,
+    );
     await expect(page.getByRole('textbox', { name: 'Domain' })).toBeVisible();
+    await expect(page.locator('.snack-bar')).toHaveCount(0);
     expect(page.url()).toBe(`${hosts.tenant('nobody')}/`);
     await expectNoAxeViolations();
   });
@@ -112,5 +120,50 @@ test.describe('domain picker', () => {
     await page.goto(`${hosts.bare}/one/two/three/four`);
     await page.waitForURL(`${hosts.bare}/`);
     await expect(page.getByRole('heading', { level: 1, name: 'Enter Domain' })).toBeVisible();
+  });
+});
+
+test.describe('domain picker on a phone', () => {
+  test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+
+  test('an unknown domain gets one message: under the field, not in the snack-bar too', async ({
+    page,
+    hosts,
+    expectNoAxeViolations,
+  }) => {
+    await page.goto(`${hosts.bare}/`);
+    await page.getByRole('textbox', { name: 'Domain' }).fill('nobody');
+    const lookup = page.waitForResponse((response) => response.url().includes('/api/auth/v1/access/nobody'));
+    await page.getByRole('button', { name: 'Next' }).click();
+    expect((await lookup).status()).toBe(404);
+    await expect(page.getByRole('alert')).toHaveText(messages.notFound);
+    await expect(page.getByText('The server returned an error. Please try again later.')).toHaveCount(0);
+    await expect(page.locator('.snack-bar')).toHaveCount(0);
+    await expectNoAxeViolations();
+  });
+
+  for (const [what, pasted] of [
+    ['web address', (tenant: string) => `${tenant}/`],
+    ['full domain with capitals and spaces', () => ' Sender.localhost '],
+  ] as const) {
+    test(`a pasted ${what} opens the portal of sender`, async ({ page, hosts }) => {
+      await page.goto(`${hosts.bare}/`);
+      const field = page.getByRole('textbox', { name: 'Domain' });
+      await field.fill(pasted(hosts.tenant('sender')));
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.waitForURL(`${hosts.tenant('sender')}/c/**`);
+      await expect(page.getByRole('heading', { level: 1, name: 'Verify your identity' })).toBeVisible();
+    });
+  }
+
+  test('says when the server cannot be reached, and Next works once it is back', async ({ page, hosts }) => {
+    await page.goto(`${hosts.bare}/`);
+    await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
+    await page.getByRole('textbox', { name: 'Domain' }).fill('sender');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByRole('alert')).toContainText('We cannot reach the server right now');
+    await page.unroute('**/api/**');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL(`${hosts.tenant('sender')}/c/**`);
   });
 });

@@ -110,7 +110,11 @@ test.describe('link landing: other sign-in types', () => {
     expect(apiCalls).toEqual([]);
   });
 
-  test('shows an accessible busy state while the link is checked', async ({ page, demo, hosts }) => {
+  test('shows an accessible busy state while the link is checked, then leaves the link', async ({
+    page,
+    demo,
+    hosts,
+  }) => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/auth/v1/consumers/token/**', async (route) => {
@@ -120,8 +124,62 @@ test.describe('link landing: other sign-in types', () => {
     await page.goto(`${hosts.tenant()}/${demo.identityTokens.none}`);
     await expect(page.locator('.loading-state')).toContainText('Checking your link');
     await expect(page.locator('.loading-state')).toHaveAttribute('role', 'status');
-    expect(page.url()).toBe(`${hosts.tenant()}/`);
+    // Until the link is decided it stays in the address, so a reload can still open it.
+    expect(page.url()).toBe(`${hosts.tenant()}/${demo.identityTokens.none}`);
     release();
     await page.waitForURL(`${hosts.tenant()}/c/verify-identity`);
+    expect(await page.evaluate(() => window.history.length)).toBeLessThanOrEqual(2);
+  });
+});
+
+test.describe('link landing on a phone, while the server cannot be reached', () => {
+  test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+
+  test('says so, keeps the link, and signs in with the same link after Try again', async ({
+    page,
+    demo,
+    hosts,
+    expectNoAxeViolations,
+  }) => {
+    const token = demo.identityTokens.direct;
+    await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
+    await page.goto(`${hosts.tenant()}/${token}/1`);
+
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Your link could not be opened yet' }),
+    ).toBeVisible();
+    await expect(page.getByRole('alert')).toContainText('We cannot reach the server right now.');
+    // One message: the page's own, not the snack-bar's too.
+    await expect(page.locator('.snack-bar')).toHaveCount(0);
+    expect(page.url()).toBe(`${hosts.tenant()}/${token}/1`);
+    await expectNoAxeViolations();
+
+    // A reload while the server is still away keeps the link too.
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+
+    await page.unroute('**/api/**');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.waitForURL(`${hosts.tenant()}/c/documents`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Documents' })).toBeVisible();
+    expect(page.url()).not.toContain(token);
+  });
+
+  test('tries the link again by itself when the browser comes back online', async ({
+    page,
+    context,
+    demo,
+    hosts,
+  }) => {
+    const token = demo.identityTokens.postalCode;
+    await page.route('**/api/**', (route) => route.fulfill({ status: 503, body: '' }));
+    await page.goto(`${hosts.tenant()}/${token}`);
+    await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+
+    await page.unroute('**/api/**');
+    await context.setOffline(true);
+    await context.setOffline(false);
+    await page.waitForURL(`${hosts.tenant()}/c/verify-token`);
+    await expect(page.getByLabel('ZIP code')).toBeVisible();
   });
 });

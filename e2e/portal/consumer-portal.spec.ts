@@ -34,6 +34,19 @@ async function enterCode(page: Page, code: string) {
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
+/** The WCAG contrast ratio of two `rgb(...)` colors. */
+function contrastOf(first: string, second: string): number {
+  const luminance = (color: string) => {
+    const [r = 0, g = 0, b = 0] = (color.match(/\d+(\.\d+)?/g) ?? []).map(Number).map((channel) => {
+      const value = channel / 255;
+      return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [lighter, darker] = [luminance(first), luminance(second)].sort((a, b) => b - a) as [number, number];
+  return (lighter + 0.05) / (darker + 0.05);
+}
+
 const verifiedTypes = [
   { signInType: 'Last4Ssn', page: 'verify-token', fields: ['last4Ssn'] },
   { signInType: 'PostalCode', page: 'verify-token', fields: ['postalCode'] },
@@ -234,6 +247,50 @@ test.describe('the consumer session', () => {
 
 test.describe('consumer pages on a phone', () => {
   test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+
+  test("a ZIP-only link's sign-out, and Start again on the code page, return to the ZIP question", async ({
+    page,
+    portal,
+    expectNoAxeViolations,
+  }) => {
+    const link = await portal.createLink('PostalCode');
+    await page.goto(`${portal.tenant()}/${link.guid}/1`);
+    await answer(page, link, ['postalCode']);
+    await expect(page).toHaveURL(`${portal.tenant()}/c/mfa`);
+    // The code is all the page asks for: its field has the focus.
+    await expect(page.getByLabel('6-digit code')).toBeFocused();
+    await expectNoAxeViolations();
+
+    await page.getByRole('link', { name: 'Start again' }).click();
+    await expect(page).toHaveURL(`${portal.tenant()}/c/verify-token`);
+    await expect(page.getByLabel('ZIP code')).toBeVisible();
+    await expect(page.getByLabel('Year')).toHaveCount(0);
+
+    await answer(page, link, ['postalCode']);
+    await expect(page).toHaveURL(`${portal.tenant()}/c/mfa`);
+    // The new lookup mailed a second code; the first one is void.
+    await enterCode(page, await codeFromMail(portal, link, 1));
+    await expect(page.getByTestId('signed-in-as')).toHaveText(link.consumerName);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(`${portal.tenant()}/c/verify-token`);
+    await expect(page.getByRole('heading', { level: 1, name: "Confirm it's you" })).toBeVisible();
+    await expect(page.getByLabel('ZIP code')).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'You have signed out.' })).toBeVisible();
+  });
+
+  test('the disabled "Send a new code" button is readable (4.5:1)', async ({ page, portal }) => {
+    const link = await portal.createLink('Last4Ssn');
+    await page.goto(`${portal.tenant()}/${link.guid}`);
+    await answer(page, link, ['last4Ssn']);
+    const resend = page.getByRole('button', { name: 'Send a new code' });
+    await expect(resend).toBeDisabled();
+    const colors = await resend.evaluate((button) => {
+      const style = getComputedStyle(button);
+      return { text: style.color, background: style.backgroundColor };
+    });
+    expect(contrastOf(colors.text, colors.background)).toBeGreaterThanOrEqual(4.5);
+  });
 
   test('verification and code pages fit a phone and pass axe-core', async ({
     page,

@@ -343,6 +343,17 @@ describe(`consumer sign-in (${databaseLabel})`, () => {
         expect(await lastCodeFor(consumer.email ?? '')).toMatch(/^\d{6}$/);
       });
 
+      it("signs in the demo's consumer without a link, whose answers are their own, with the mailed code", async () => {
+        const { last4Ssn, postalCode, dateOfBirth } = server.demo.withoutLink;
+        const response = await lookup({ last4Ssn, postalCode, dateOfBirth });
+        expect(response.status).toBe(200);
+        expect(response.body.authToken).toMatchObject({
+          accessType: 'MfaPending',
+          hasRestrictedAccess: true,
+        });
+        expect(await lastCodeFor(server.demo.consumerEmail)).toMatch(/^\d{6}$/);
+      });
+
       it('answers 409 Ambiguous when several consumers match (the demo consumers share their values)', async () => {
         const response = await lookup({ ...server.demo.verification });
         expect(response.status).toBe(409);

@@ -41,6 +41,7 @@ describe(`npm run demo -- --json (${databaseLabel})`, () => {
       tenant: { subdomain: 'sender', customerId: 1001 },
       customer: { customerId: 1001 },
       verification: { last4Ssn: '1234', postalCode: '90210', dateOfBirth: '1980-04-15' },
+      withoutLink: { last4Ssn: '5678', postalCode: '10001', dateOfBirth: '1975-09-23' },
     });
     expect(Object.keys(printed.identityTokens).sort()).toEqual(
       ['dateOfBirth', 'direct', 'expired', 'last4Ssn', 'none', 'postalCode'].sort(),

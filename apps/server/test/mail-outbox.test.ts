@@ -100,6 +100,10 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
       },
     });
     expect(mailer.sent[0]?.text).toContain(unsubscribe.pageUrl);
+    // The opt-out says what it stops: the product's own mails are asked for and still come.
+    expect(mailer.sent[0]?.text).toContain(
+      'This email was sent because you asked for it, and such emails still come after you unsubscribe.',
+    );
   });
 
   it('sends each mail once when two instances deliver the outbox at the same time', async () => {

@@ -1,10 +1,10 @@
 import { type AccessResult, accessResultSchema } from '@entry/domain';
-import { type HttpClient, requireParameter } from './http.ts';
+import { type CallOptions, type HttpClient, requireParameter } from './http.ts';
 import { plainReader } from './wire.ts';
 
 export interface AccessApi {
   /** GET /v1/access/:subdomain; 404 when no tenant has that subdomain. */
-  bySubdomain(subdomain: string | null | undefined): Promise<AccessResult>;
+  bySubdomain(subdomain: string | null | undefined, options?: CallOptions): Promise<AccessResult>;
   /** GET /v1/access/customer/:customerId. */
   byCustomerId(customerId: number | null | undefined): Promise<AccessResult>;
 }
@@ -13,8 +13,9 @@ const accessReader = plainReader(accessResultSchema);
 
 export function createAccessApi(http: HttpClient): AccessApi {
   return {
-    async bySubdomain(subdomain) {
+    async bySubdomain(subdomain, options = {}) {
       return http.call({
+        ...options,
         method: 'GET',
         path: `/api/auth/v1/access/${requireParameter('subdomain', subdomain)}`,
         reader: accessReader,

@@ -26,6 +26,8 @@ export interface ApiClientOptions {
   now?: (() => number) | undefined;
   /** Defaults to `navigator.locks` where the browser has it; pass `undefined` to refresh without one. */
   locks?: LockManager | undefined;
+  /** See `HttpClientOptions.timeoutMs`: only for a client that never refreshes. */
+  timeoutMs?: number | undefined;
 }
 
 export interface ApiClient {
@@ -57,6 +59,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     baseUrl: options.baseUrl,
     locks: 'locks' in options ? options.locks : globalThis.navigator?.locks,
     now: options.now,
+    timeoutMs: options.timeoutMs,
   });
   return {
     access: createAccessApi(http),

@@ -45,3 +45,13 @@ export class ApiError extends Error {
 export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
 }
+
+/**
+ * The server could not be reached or could not answer: no answer at all, none in time, or a 5xx.
+ * The same call may work a moment later, so a page offers to try again.
+ */
+export function isUnreachable(error: unknown): boolean {
+  return (
+    isApiError(error) && (error.kind === 'network' || (error.status !== undefined && error.status >= 500))
+  );
+}

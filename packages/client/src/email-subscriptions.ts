@@ -1,6 +1,6 @@
 import { callCheckMessages, type EmailSubscription, emailSubscriptionSchema } from '@entry/domain';
 import { ApiError } from './api-error.ts';
-import { type HttpClient, requireParameter } from './http.ts';
+import { type CallOptions, type HttpClient, requireParameter } from './http.ts';
 import { datedReader, type WithDates } from './wire.ts';
 
 export type EmailSubscriptionResult = WithDates<EmailSubscription, 'changedAt'>;
@@ -14,9 +14,9 @@ export interface EmailSubscriptionUpdate {
 
 export interface EmailSubscriptionsApi {
   /** GET /v1/communication/email/subscription/token/:token. */
-  byToken(token: string | null | undefined): Promise<EmailSubscriptionResult>;
+  byToken(token: string | null | undefined, options?: CallOptions): Promise<EmailSubscriptionResult>;
   /** POST /v1/communication/email/subscription?Token=&EmailAddress=&Unsubscribed=: the state the server now holds. */
-  update(update: EmailSubscriptionUpdate): Promise<EmailSubscriptionResult>;
+  update(update: EmailSubscriptionUpdate, options?: CallOptions): Promise<EmailSubscriptionResult>;
 }
 
 const subscriptionReader = datedReader<EmailSubscriptionResult>(emailSubscriptionSchema);
@@ -26,8 +26,9 @@ const listed = [401, 404, 502] as const;
 
 export function createEmailSubscriptionsApi(http: HttpClient): EmailSubscriptionsApi {
   return {
-    async byToken(token) {
+    async byToken(token, options = {}) {
       return http.call({
+        ...options,
         method: 'GET',
         path: `${subscriptionPath}/token/${requireParameter('token', token)}`,
         reader: subscriptionReader,
@@ -35,7 +36,7 @@ export function createEmailSubscriptionsApi(http: HttpClient): EmailSubscription
         session: 'optional',
       });
     },
-    async update({ token, emailAddress, unsubscribed }) {
+    async update({ token, emailAddress, unsubscribed }, options = {}) {
       if (token === null || token === undefined || token === '') {
         throw new ApiError('parameter', callCheckMessages.tokenMustBeDefined);
       }
@@ -43,6 +44,7 @@ export function createEmailSubscriptionsApi(http: HttpClient): EmailSubscription
         throw new ApiError('parameter', callCheckMessages.unsubscribedCannotBeNull);
       }
       return http.call({
+        ...options,
         method: 'POST',
         path: subscriptionPath,
         query: { Token: token, EmailAddress: emailAddress, Unsubscribed: unsubscribed },

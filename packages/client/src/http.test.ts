@@ -1,7 +1,7 @@
 import { type ErrorCode, errorMessages, type Scope, storageKeys } from '@entry/domain';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type ApiClientOptions, createApiClient } from './api-client.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError, isUnreachable } from './api-error.ts';
 import {
   authTokenResult,
   deferred,
@@ -526,5 +526,78 @@ describe('errors', () => {
 
     await expect(client.adminAuth.resetPassword({ username: 'ann' })).resolves.toBeUndefined();
     expect(hooks.updateChecks).toBe(0);
+  });
+});
+
+describe('a call whose page explains its failures', () => {
+  it('leaves the snack-bar silent: the page shows one message, not two', async () => {
+    const { client, hooks } = setup(() => json(errorBody('ItemNotFound'), 404), { scope: 'consumer' });
+
+    const error = await rejectionOf(client.access.bySubdomain('nobody', { explainedByPage: true }));
+
+    expect(error).toMatchObject({ kind: 'listed', status: 404, errorCode: 'ItemNotFound' });
+    expect(hooks.notified).toEqual([]);
+    expect(hooks.updateChecks).toBe(1);
+  });
+
+  it('still announces an ended session, which no page explains', async () => {
+    const { client, hooks, signedIn } = setup(() => json(errorBody('NotAuthorized'), 401));
+    signedIn();
+
+    const error = await rejectionOf(client.launch.customer(1001, { explainedByPage: true }));
+
+    expect(error.kind).toBe('notAuthorized');
+    expect(hooks.notified).toEqual([errorMessages.connectionLost]);
+    expect(hooks.wentToRoot).toBe(1);
+  });
+});
+
+describe('a client with a time limit', () => {
+  it('gives up a call left without an answer as a network error, silently', async () => {
+    vi.useFakeTimers();
+    try {
+      const hooks = recordingHooks();
+      const neverAnswers: typeof fetch = (_input, init) =>
+        new Promise((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+        });
+      const client = createApiClient({
+        scope: 'consumer',
+        storage: memoryStorage(),
+        hooks,
+        fetch: neverAnswers,
+        locks: undefined,
+        timeoutMs: 15_000,
+      });
+
+      let settledYet = false;
+      const call = rejectionOf(client.identityTokens.get('token-1')).finally(() => {
+        settledYet = true;
+      });
+      await vi.advanceTimersByTimeAsync(14_999);
+      expect(settledYet).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      const error = await call;
+
+      expect(error.kind).toBe('network');
+      expect(isUnreachable(error)).toBe(true);
+      expect(hooks.notified).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('isUnreachable', () => {
+  it.each<[string, unknown, boolean]>([
+    ['no answer', new ApiError('network', 'x'), true],
+    ['a 500', new ApiError('unexpected', 'x', { status: 500 }), true],
+    ['a 503', new ApiError('unexpected', 'x', { status: 503 }), true],
+    ['a 404', new ApiError('listed', 'x', { status: 404 }), false],
+    ['a 429', new ApiError('listed', 'x', { status: 429 }), false],
+    ['a failed parameter check', new ApiError('parameter', 'x'), false],
+    ['another error', new TypeError('x'), false],
+  ])('%s', (_name, error, expected) => {
+    expect(isUnreachable(error)).toBe(expected);
   });
 });

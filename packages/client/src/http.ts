@@ -34,11 +34,25 @@ export interface HttpClientOptions {
   locks?: LockManager | undefined;
   /** The clock an HTTP-date `Retry-After` is read against. */
   now?: (() => number) | undefined;
+  /**
+   * A call without an answer after this long is given up as a network error. Only for clients
+   * that never refresh: a refresh given up here may have rotated the token on the server.
+   */
+  timeoutMs?: number | undefined;
+}
+
+/** What the page that makes a call does with its failures. */
+export interface CallOptions {
+  /**
+   * The page shows its own message for every failure of this call, so the snack-bar stays silent
+   * (docs/decisions/026). An ended session is still announced: no page explains that.
+   */
+  explainedByPage?: boolean | undefined;
 }
 
 export type QueryValue = string | number | boolean | null | undefined;
 
-export interface CallSpec {
+export interface CallSpec extends CallOptions {
   method: 'GET' | 'POST';
   /** The path under the base URL, starting with `/api/`, path parameters already encoded. */
   path: string;
@@ -172,6 +186,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         endSession(scope, { status: error.status, response: error.response, body: error.body });
       }
     }
+    if (spec.explainedByPage) throw error;
     if (error.errorCode !== undefined && error.errorCode !== 'NotAuthorized') {
       hooks.notify(errorMessages.serverError);
     } else if (error.status !== undefined) {
@@ -191,15 +206,26 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (sessionGuid) headers.set('session-guid', sessionGuid);
     if (token !== '') headers.set('Authorization', `Bearer ${token}`);
 
+    const abort = options.timeoutMs === undefined ? undefined : new AbortController();
+    const timer =
+      abort === undefined
+        ? undefined
+        : setTimeout(
+            () => abort.abort(new DOMException('No answer in time.', 'TimeoutError')),
+            options.timeoutMs,
+          );
     let response: Response;
     try {
       response = await send(urlOf(baseUrl, spec), {
         method: spec.method,
         headers,
         body: spec.body === undefined ? null : JSON.stringify(spec.body),
+        ...(abort === undefined ? {} : { signal: abort.signal }),
       });
     } catch (cause) {
       return failed(new ApiError('network', networkErrorMessage, { cause }), scope, token !== '', spec);
+    } finally {
+      clearTimeout(timer);
     }
 
     const { status } = response;

@@ -1,5 +1,5 @@
 import { type ConsumerIdentityToken, consumerIdentityTokenSchema } from '@entry/domain';
-import { type HttpClient, requireParameter } from './http.ts';
+import { type CallOptions, type HttpClient, requireParameter } from './http.ts';
 import { datedReader, type WithDates } from './wire.ts';
 
 export type ConsumerIdentityTokenResult = Omit<
@@ -11,10 +11,10 @@ export interface IdentityTokensApi {
   /** GET /v1/consumers/token/:token; `addAction` records that the link was opened. */
   get(
     token: string | null | undefined,
-    options?: { addAction?: boolean },
+    options?: { addAction?: boolean } & CallOptions,
   ): Promise<ConsumerIdentityTokenResult>;
   /** GET /v1/consumers/token/:token/verify; 403 `TokenExpired` for an expired token. */
-  verify(token: string | null | undefined): Promise<ConsumerIdentityTokenResult>;
+  verify(token: string | null | undefined, options?: CallOptions): Promise<ConsumerIdentityTokenResult>;
 }
 
 const identityTokenReader = datedReader<ConsumerIdentityTokenResult>(consumerIdentityTokenSchema);
@@ -25,19 +25,21 @@ function tokenPath(token: string | null | undefined): string {
 
 export function createIdentityTokensApi(http: HttpClient): IdentityTokensApi {
   return {
-    async get(token, options = {}) {
+    async get(token, { addAction, explainedByPage } = {}) {
       return http.call({
+        explainedByPage,
         method: 'GET',
         path: tokenPath(token),
-        query: { addAction: options.addAction },
+        query: { addAction },
         reader: identityTokenReader,
         listed: [404],
         scope: 'consumer',
         session: 'optional',
       });
     },
-    async verify(token) {
+    async verify(token, options = {}) {
       return http.call({
+        ...options,
         method: 'GET',
         path: `${tokenPath(token)}/verify`,
         reader: identityTokenReader,

@@ -1,20 +1,25 @@
 import { type LaunchResult, launchResultSchema } from '@entry/domain';
-import { type HttpClient, requireParameter } from './http.ts';
+import { type CallOptions, type HttpClient, requireParameter } from './http.ts';
 import { plainReader } from './wire.ts';
 
 /** An admin opens a customer's or a dash's portal as that customer (DESIGN.md section 5). */
 export interface LaunchApi {
   /** POST /v1/launch/customer/:customerId: a single-use launch token, valid 60 seconds. */
-  customer(customerId: number | null | undefined): Promise<LaunchResult>;
+  customer(customerId: number | null | undefined, options?: CallOptions): Promise<LaunchResult>;
   /** POST /v1/launch/dashbilling/:customerId. */
-  dashBilling(customerId: number | null | undefined): Promise<LaunchResult>;
+  dashBilling(customerId: number | null | undefined, options?: CallOptions): Promise<LaunchResult>;
 }
 
 const launchReader = plainReader(launchResultSchema);
 
 export function createLaunchApi(http: HttpClient): LaunchApi {
-  const launch = async (kind: 'customer' | 'dashbilling', customerId: number | null | undefined) =>
+  const launch = async (
+    kind: 'customer' | 'dashbilling',
+    customerId: number | null | undefined,
+    options: CallOptions = {},
+  ) =>
     http.call({
+      ...options,
       method: 'POST',
       path: `/api/auth/v1/launch/${kind}/${requireParameter('customerId', customerId)}`,
       reader: launchReader,
@@ -22,7 +27,7 @@ export function createLaunchApi(http: HttpClient): LaunchApi {
       scope: 'admin',
     });
   return {
-    customer: (customerId) => launch('customer', customerId),
-    dashBilling: (customerId) => launch('dashbilling', customerId),
+    customer: (customerId, options) => launch('customer', customerId, options),
+    dashBilling: (customerId, options) => launch('dashbilling', customerId, options),
   };
 }

@@ -28,3 +28,21 @@ export function validateSubdomainField(value: FieldValue): ValidationError | nul
   }
   return null;
 }
+
+/**
+ * What a person typed or pasted into the subdomain field, reduced to the subdomain: spaces around
+ * it and capitals go, and a full host (`sender.example.com`) or a web address of the parent domain
+ * (`https://sender.example.com:8080/`) gives its first label. Anything else is left for the
+ * field's checks to explain.
+ */
+export function subdomainFromInput(value: string, parentDomain: string): string {
+  const text = value.trim().toLowerCase();
+  const host = text
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/[/?#].*$/, '')
+    .replace(/^[^@]*@/, '')
+    .replace(/:\d*$/, '')
+    .replace(/\.$/, '');
+  const suffix = `.${parentDomain.toLowerCase()}`;
+  return host.length > suffix.length && host.endsWith(suffix) ? host.slice(0, -suffix.length) : host;
+}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { subdomainFieldMessages } from './messages.ts';
-import { validateSubdomainField } from './subdomain-field.ts';
+import { subdomainFromInput, validateSubdomainField } from './subdomain-field.ts';
 import { usStates } from './us-states.ts';
 import { type FieldValue, type Validator, validators } from './validators.ts';
 
@@ -577,5 +577,32 @@ describe('validateSubdomainField', () => {
         (text) => validateSubdomainField(text) === null,
       ),
     );
+  });
+});
+
+describe('subdomainFromInput', () => {
+  it.each([
+    ['sender', 'sender'],
+    ['  sender ', 'sender'],
+    ['Sender', 'sender'],
+    ['SENDER.LOCALHOST', 'sender'],
+    ['sender.localhost', 'sender'],
+    ['sender.localhost.', 'sender'],
+    ['sender.localhost:8080', 'sender'],
+    ['http://sender.localhost:8080/', 'sender'],
+    [' https://sender.localhost/c/account-summary?x=1#top ', 'sender'],
+    ['sender.localhost/ABC-token', 'sender'],
+    // Not the parent domain, or nothing before it: left for the field's checks to explain.
+    ['localhost', 'localhost'],
+    ['https://localhost:8080/', 'localhost'],
+    ['sender.example.com', 'sender.example.com'],
+    ['my-org.sender.localhost', 'my-org.sender'],
+    ['', ''],
+  ])('%j gives %j', (input, subdomain) => {
+    expect(subdomainFromInput(input, 'localhost')).toBe(subdomain);
+  });
+
+  it('reads the parent domain without regard to case', () => {
+    expect(subdomainFromInput('https://Sender.Example.COM/', 'example.com')).toBe('sender');
   });
 });

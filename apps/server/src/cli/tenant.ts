@@ -95,7 +95,12 @@ const tenantUpdate: OperatorCommand = {
       tenantId: tenant.customerId,
       detail: { subdomain: tenant.subdomain, changed },
     });
-    writeLine(ctx.stdout, `Updated tenant ${tenant.subdomain} (${changed.join(', ')}): ${tenant.name}`);
+    ctx.report(`Updated tenant ${tenant.subdomain} (${changed.join(', ')}): ${tenant.name}`, {
+      customerId: tenant.customerId,
+      subdomain: tenant.subdomain,
+      name: tenant.name,
+      changed,
+    });
   },
 };
 

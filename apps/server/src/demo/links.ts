@@ -23,6 +23,7 @@ export function demoLinks(config: Config, demo: DemoData): string {
         `  Consumer link           ${tenantOrigin}/${demo.identityTokens[kind]}  (${tokenLabels[kind]})`,
     ),
     `                          answers: last 4 SSN ${last4Ssn}, ZIP ${postalCode}, date of birth ${dateOfBirth}; codes are mailed to ${demo.consumerEmail}`,
+    `  Consumer without a link ${tenantOrigin}/c/verify-identity  (${demo.withoutLink.name}: last 4 SSN ${demo.withoutLink.last4Ssn}, ZIP ${demo.withoutLink.postalCode}, date of birth ${demo.withoutLink.dateOfBirth}; always asks for the mailed code)`,
     `  Admin sign-in           ${appsOrigin(config)}/a/sign-in  (${demo.admin.username} / ${demo.admin.password})`,
     `  Customer sign-in        ${appsOrigin(config)}/d/sign-in  (${demo.customer.username} / ${demo.customer.password})`,
     `  Email preferences       ${tenantOrigin}/unsubscribe?token=${encodeURIComponent(demo.emailSubscription.token)}`,

@@ -20,6 +20,8 @@ export interface DemoData {
   customer: { username: string; password: string; customerId: number };
   identityTokens: Record<DemoTokenKind, string>;
   verification: { last4Ssn: string; postalCode: string; dateOfBirth: string };
+  /** A consumer with no link whose answers no other consumer shares: the token-less path of a trial. */
+  withoutLink: { name: string; last4Ssn: string; postalCode: string; dateOfBirth: string };
   consumerEmail: string;
   emailSubscription: { token: string; emailAddress: string };
 }
@@ -42,6 +44,14 @@ const demoCustomer = {
   email: 'customer@example.com',
 };
 const demoVerification = { last4Ssn: '1234', postalCode: '90210', dateOfBirth: '1980-04-15' } as const;
+// The linked consumers share `demoVerification`, so their three answers match several of them.
+const demoWithoutLink = {
+  consumerId: 'demo-without-link',
+  name: 'Wren Withoutlink',
+  last4Ssn: '5678',
+  postalCode: '10001',
+  dateOfBirth: '1975-09-23',
+} as const;
 const demoConsumerEmail = 'consumer@example.com';
 const demoPaymentData: IdentityTokenData = {
   paymentAmount: 1250.75,
@@ -104,6 +114,8 @@ export async function ensureDemoData(
     await seed(db, options);
     created = true;
   }
+  // Also into demo data seeded before this consumer existed.
+  await ensureConsumerWithoutLink(db, options);
   const tokens = await readTokens(db);
   if (tokens === undefined) throw new Error('The demo tenant exists but its identity tokens are missing.');
   const subject = { customerId: demoTenant.customerId, emailAddress: demoConsumerEmail };
@@ -121,6 +133,12 @@ export async function ensureDemoData(
       },
       identityTokens: tokens,
       verification: { ...demoVerification },
+      withoutLink: {
+        name: demoWithoutLink.name,
+        last4Ssn: demoWithoutLink.last4Ssn,
+        postalCode: demoWithoutLink.postalCode,
+        dateOfBirth: demoWithoutLink.dateOfBirth,
+      },
       consumerEmail: demoConsumerEmail,
       emailSubscription: {
         token: createSubscriptionLinks(config, subscriptionTokenKey(pepper)).tokenFor(subject),
@@ -128,6 +146,24 @@ export async function ensureDemoData(
       },
     },
   };
+}
+
+async function ensureConsumerWithoutLink(db: Database, { config, pepper }: SeedOptions): Promise<void> {
+  const hashOf = (field: 'last4Ssn' | 'postalCode' | 'dateOfBirth') =>
+    hashVerificationValue(pepper, field, demoWithoutLink[field]);
+  await db
+    .insert(consumers)
+    .values({
+      tenantId: demoTenant.customerId,
+      consumerId: demoWithoutLink.consumerId,
+      name: demoWithoutLink.name,
+      email: demoConsumerEmail,
+      last4SsnHash: hashOf('last4Ssn'),
+      postalCodeHash: hashOf('postalCode'),
+      dateOfBirthHash: hashOf('dateOfBirth'),
+      createdAt: config.clock.now(),
+    })
+    .onConflictDoNothing();
 }
 
 async function seed(db: Database, { config, pepper }: SeedOptions): Promise<void> {

@@ -129,9 +129,14 @@ export interface MailService {
   stop(): void;
 }
 
+/**
+ * The opt-out under every mail to a tenant's address. The product only mails what a person asked
+ * for (codes, reset links), which unsubscribing does not stop; it stops the organization's other mail.
+ */
 export const mailTexts = {
-  optOutText: 'To stop receiving these emails, open this link:',
-  optOutHtml: 'Unsubscribe from these emails',
+  optOutText:
+    'This email was sent because you asked for it, and such emails still come after you unsubscribe. To stop the other emails we send to this address, open this link:',
+  optOutHtml: 'Unsubscribe from our other emails',
 } as const;
 
 const escapeHtml = (value: string) =>

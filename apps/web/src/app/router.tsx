@@ -1,7 +1,9 @@
 import { Suspense, useEffect } from 'react';
-import { Navigate, Outlet, Route, Routes } from 'react-router';
+import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { AuthLayout } from '../components/auth-layout/auth-layout.tsx';
+import { helpTopicOf } from '../components/auth-layout/help-content.tsx';
 import { LoadingState } from '../components/loading-state.tsx';
+import { PageLoadBoundary } from '../components/page-load-boundary.tsx';
 import { paths } from '../config/paths.ts';
 import { consumerPortalRoutes } from '../features/consumer-portal/consumer-portal-routes.tsx';
 import { appUpdate } from '../lib/app-update.ts';
@@ -14,11 +16,14 @@ import {
 } from './routes/lazy-pages.ts';
 
 function LayoutWithSuspense() {
+  const { pathname } = useLocation();
   return (
-    <AuthLayout>
-      <Suspense fallback={<LoadingState label="Loading…" />}>
-        <Outlet />
-      </Suspense>
+    <AuthLayout helpTopic={helpTopicOf(pathname)}>
+      <PageLoadBoundary>
+        <Suspense fallback={<LoadingState label="Loading…" />}>
+          <Outlet />
+        </Suspense>
+      </PageLoadBoundary>
     </AuthLayout>
   );
 }

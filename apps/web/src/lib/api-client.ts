@@ -4,6 +4,12 @@ import { notify } from './notifications.ts';
 
 let consumerClient: ApiClient | undefined;
 
+/**
+ * How long the entry pages wait for an answer before they say the server cannot be reached. They
+ * never refresh a session, so giving up a call cannot lose a rotated refresh token.
+ */
+const entryCallTimeoutMs = 20_000;
+
 /** The API client of the entry app, whose sessions are the consumer's (spec section 6). */
 export function consumerApi(): ApiClient {
   consumerClient ??= createApiClient({
@@ -15,6 +21,7 @@ export function consumerApi(): ApiClient {
       requestUpdateCheck: appUpdate.checkForUpdate,
     },
     locks: 'locks' in navigator ? navigator.locks : undefined,
+    timeoutMs: entryCallTimeoutMs,
   });
   return consumerClient;
 }

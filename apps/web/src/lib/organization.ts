@@ -1,4 +1,4 @@
-import type { AccessApi } from '@entry/client';
+import type { AccessApi, CallOptions } from '@entry/client';
 import type { AccessResult, OrganizationContact } from '@entry/domain';
 import { useEffect, useSyncExternalStore } from 'react';
 import { useAppConfigIfProvided } from '../config/app-config-context.tsx';
@@ -87,9 +87,14 @@ const lookupsByClient = new WeakMap<AccessLookup, Map<string, Promise<AccessResu
 
 /**
  * The access lookup of a tenant, made once per page and client whoever asks (the page for its
- * form, the layout for the organization's details), and remembered.
+ * form, the layout for the organization's details), and remembered; `options` are the first
+ * asker's (a page that explains a failure itself keeps the snack-bar silent).
  */
-export function lookUpOrganization(access: AccessLookup, subdomain: string): Promise<AccessResult> {
+export function lookUpOrganization(
+  access: AccessLookup,
+  subdomain: string,
+  options?: CallOptions,
+): Promise<AccessResult> {
   let lookups = lookupsByClient.get(access);
   if (lookups === undefined) {
     lookups = new Map();
@@ -97,7 +102,7 @@ export function lookUpOrganization(access: AccessLookup, subdomain: string): Pro
   }
   let lookup = lookups.get(subdomain);
   if (lookup === undefined) {
-    lookup = access.bySubdomain(subdomain).then((result) => {
+    lookup = access.bySubdomain(subdomain, options).then((result) => {
       rememberOrganization(result);
       return result;
     });

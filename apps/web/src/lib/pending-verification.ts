@@ -1,4 +1,6 @@
+import type { KeyValueStorage } from '@entry/client';
 import type { SignInType } from '@entry/domain';
+import { paths } from '../config/paths.ts';
 
 /**
  * What the link guard hands to the consumer portal's verification pages, in the history entry's
@@ -30,4 +32,48 @@ export function pendingVerificationOf(state: unknown): PendingVerification | nul
   if (typeof state !== 'object' || state === null) return null;
   const pending = (state as { pendingVerification?: unknown }).pendingVerification;
   return isPendingVerification(pending) ? pending : null;
+}
+
+/**
+ * Session storage key of the link this tab opened, kept so that sign-out, the idle sign-out,
+ * "Start again" and an ended session lead back to the verification that link asks for. It holds
+ * the link's identity, never its payment data, and only for links that need an answer.
+ */
+export const rememberedLinkKey = 'link-verification';
+
+export function rememberLink(storage: KeyValueStorage, pending: PendingVerification): void {
+  storage.setItem(rememberedLinkKey, JSON.stringify(pending));
+}
+
+export function forgetLink(storage: KeyValueStorage): void {
+  storage.removeItem(rememberedLinkKey);
+}
+
+export function rememberedLink(storage: Pick<KeyValueStorage, 'getItem'>): PendingVerification | null {
+  const raw = storage.getItem(rememberedLinkKey);
+  if (raw === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return isPendingVerification(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Sign-in types whose link asks for one answer on `verify-token`. */
+const oneAnswerTypes: readonly SignInType[] = ['Last4Ssn', 'PostalCode', 'DateOfBirth'];
+
+export function asksOneAnswer(pending: PendingVerification): boolean {
+  return oneAnswerTypes.includes(pending.signInType);
+}
+
+/**
+ * Where a consumer starts again: the verification page of the link remembered in this tab, or the
+ * three questions for a consumer who came without one (DESIGN.md section 5).
+ */
+export function consumerStartPath(storage: Pick<KeyValueStorage, 'getItem'>): string {
+  const link = rememberedLink(storage);
+  return link !== null && asksOneAnswer(link)
+    ? paths.consumerPortal.verifyToken.href()
+    : paths.consumerPortal.verifyIdentity.href();
 }

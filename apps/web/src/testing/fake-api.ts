@@ -9,7 +9,8 @@ type Answer = { status: number; body?: unknown };
 
 /**
  * A real API client over a scripted `fetch`: each route (`GET /api/...` without the query) answers
- * a status and a JSON body; anything unscripted answers 599 so a test sees the stray request.
+ * a status and a JSON body, or throws as a fetch without a connection does; anything unscripted
+ * answers 599 so a test sees the stray request.
  */
 export function fakeApi(routes: Record<string, Answer | (() => Answer | Promise<Answer>)>) {
   const sent: SentRequest[] = [];

@@ -4,7 +4,7 @@ import { paths } from '../../config/paths.ts';
 import { type Organization, productName, useOrganization } from '../../lib/organization.ts';
 import { Logo } from '../logo/logo.tsx';
 import { ContactDetails, hasContact, OrganizationContact } from '../organization/organization-contact.tsx';
-import { HelpContent } from './help-content.tsx';
+import { HelpContent, type HelpTopic } from './help-content.tsx';
 import { useHelpPanel } from './use-help-panel.ts';
 import './auth-layout.css';
 
@@ -45,9 +45,9 @@ function PageFooter({ organization, inert }: { organization: Organization | null
 /**
  * The frame of every entry and sign-in page: a header with the logo and the help button, the page
  * in the main area, the help panel on the right (an overlay on narrow screens, docked on wide
- * ones), and the footer.
+ * ones) with the help of the page's topic, and the footer.
  */
-export function AuthLayout({ children }: { children: ReactNode }) {
+export function AuthLayout({ children, helpTopic }: { children: ReactNode; helpTopic?: HelpTopic }) {
   const organization = useOrganization();
   const panel = useHelpPanel();
   const panelId = useId();
@@ -134,7 +134,7 @@ export function AuthLayout({ children }: { children: ReactNode }) {
           </div>
           <div className="help-panel__body">
             <OrganizationContact organization={organization} headingLevel={3} />
-            <HelpContent />
+            <HelpContent topic={helpTopic} />
           </div>
         </aside>
       </div>

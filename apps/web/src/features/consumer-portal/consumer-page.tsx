@@ -1,12 +1,15 @@
+import { isUnreachable } from '@entry/client';
 import type { IdentityTokenData } from '@entry/domain';
-import { Fragment, type ReactNode, useEffect, useState } from 'react';
+import { Fragment, type ReactNode, useCallback, useEffect, useState } from 'react';
 import { Navigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { LoadingState } from '../../components/loading-state.tsx';
+import { UnreachableNotice } from '../../components/unreachable-notice.tsx';
 import { paths } from '../../config/paths.ts';
 import { inNextTask } from '../../lib/in-next-task.ts';
+import { consumerStartPath } from '../../lib/pending-verification.ts';
 import { consumerIdleTimeout, IdleTimeout } from '../../lib/session/idle-timeout.tsx';
-import { usePortalApi } from '../../lib/session/portal-api.ts';
+import { usePortalApi, usePortalServices } from '../../lib/session/portal-api.ts';
 import { sessionIdentityOf } from '../../lib/session/session-identity.ts';
 import { isSignedIn, type SessionView, useSession } from '../../lib/session/use-session.ts';
 import { useSignOut } from '../../lib/session/use-sign-out.ts';
@@ -18,40 +21,51 @@ const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute:
 type LinkDataState =
   | { kind: 'loading' }
   | { kind: 'loaded'; data: IdentityTokenData }
-  | { kind: 'unavailable' };
+  /** The link carries no payment data, or the session came without a link. */
+  | { kind: 'none' }
+  | { kind: 'unreachable' }
+  | { kind: 'failed' };
 
 /**
  * The payment data of the link the consumer came with; only their own session may read it. It is
  * read after the page is in the document: the page (its heading, who is signed in) is reached with
- * the link's own calls alone (DESIGN.md section 8), and the data follows.
+ * the link's own calls alone (DESIGN.md section 8), and the data follows. `reload` reads it again.
  */
-function useLinkData(identityToken: string | null): LinkDataState {
+function useLinkData(identityToken: string | null): { state: LinkDataState; reload: () => void } {
   const identityTokens = usePortalApi('consumer').identityTokens;
   const [state, setState] = useState<LinkDataState>(
-    identityToken === null ? { kind: 'unavailable' } : { kind: 'loading' },
+    identityToken === null ? { kind: 'none' } : { kind: 'loading' },
   );
+  const [attempt, setAttempt] = useState(0);
+  const reload = useCallback(() => setAttempt((count) => count + 1), []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the request to read the data again.
   useEffect(() => {
     if (identityToken === null) return;
     let active = true;
     setState({ kind: 'loading' });
     const cancel = inNextTask(() => {
       identityTokens
-        .get(identityToken)
+        .get(identityToken, { explainedByPage: true })
         .then((token) => {
-          if (active) setState(token.data ? { kind: 'loaded', data: token.data } : { kind: 'unavailable' });
+          if (active) setState(token.data ? { kind: 'loaded', data: token.data } : { kind: 'none' });
         })
-        .catch(() => {
-          // The page still works without the amounts; the client has announced the failure.
-          if (active) setState({ kind: 'unavailable' });
+        .catch((error: unknown) => {
+          if (active) setState({ kind: isUnreachable(error) ? 'unreachable' : 'failed' });
         });
     });
     return () => {
       active = false;
       cancel();
     };
-  }, [identityTokens, identityToken]);
-  return state;
+  }, [identityTokens, identityToken, attempt]);
+  return { state, reload };
 }
+
+/** Our own words: the summary's amounts could not be read. */
+const linkDataMessages = {
+  unreachable: 'Your account details could not be loaded.',
+  failed: 'Your account details are not available right now. Please try again later.',
+} as const;
 
 function LinkData({ data }: { data: IdentityTokenData }) {
   const rows = [
@@ -83,13 +97,19 @@ function LinkData({ data }: { data: IdentityTokenData }) {
 
 function ConsumerSession({ session }: { session: SessionView }) {
   const identity = sessionIdentityOf(session.state.payload);
-  const linkData = useLinkData(identity.identityToken);
+  const { state: linkData, reload } = useLinkData(identity.identityToken);
   const { signOut, signingOut } = useSignOut('consumer');
   const expiresAt = session.record === null ? null : new Date(session.record.expiresAt);
   return (
     <>
       {linkData.kind === 'loading' && <LoadingState label="Loading your account details…" />}
       {linkData.kind === 'loaded' && <LinkData data={linkData.data} />}
+      {linkData.kind === 'unreachable' && (
+        <UnreachableNotice onRetry={reload}>
+          <p>{linkDataMessages.unreachable}</p>
+        </UnreachableNotice>
+      )}
+      {linkData.kind === 'failed' && <p className="notice">{linkDataMessages.failed}</p>}
       <dl className="session-facts">
         <dt>Signed in as</dt>
         <dd data-testid="signed-in-as">{identity.name ?? 'You'}</dd>
@@ -118,15 +138,16 @@ function ConsumerSession({ session }: { session: SessionView }) {
 /**
  * A page of the consumer portal that needs a session: it shows who is signed in, the link's
  * payment data (once read) and the session; without a session the person is sent to verify who
- * they are (DESIGN.md section 6).
+ * they are (DESIGN.md section 6), with the question of their link where the tab remembers one.
  */
 export function ProtectedConsumerPage({ title, children }: { title: string; children: ReactNode }) {
   useSessionGuidFromAddress();
   const session = useSession('consumer');
+  const { storage } = usePortalServices();
   if (!isSignedIn(session)) {
     // Verified but the code step is still open: finish that rather than start over.
     const pendingCode = session.state.restricted && !session.state.expired;
-    const start = pendingCode ? paths.consumerPortal.mfa.href() : paths.consumerPortal.verifyIdentity.href();
+    const start = pendingCode ? paths.consumerPortal.mfa.href() : consumerStartPath(storage);
     return <Navigate to={start} replace />;
   }
   return (

@@ -1,11 +1,18 @@
 import { targetPaths } from '@entry/domain';
 import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { Suspense } from 'react';
 import { MemoryRouter, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { AppConfigProvider } from '../../config/app-config-context.tsx';
+import { rememberLink } from '../../lib/pending-verification.ts';
 import { PortalServicesProvider } from '../../lib/session/portal-api.ts';
-import { authTokenResult, fakeJwt, portalServicesFor } from '../../lib/session/portal-test-kit.tsx';
+import {
+  authTokenResult,
+  fakeJwt,
+  portalServicesFor,
+  type ScriptedRoutes,
+} from '../../lib/session/portal-test-kit.tsx';
 import { identityToken } from '../../testing/fake-api.ts';
 import { consumerPortalRoutes } from './consumer-portal-routes.tsx';
 
@@ -26,7 +33,10 @@ const linkData = {
   scheduleInterval: 'Weekly',
 };
 
-function renderPortal(path: string, options: { signedIn?: boolean; state?: unknown } = {}) {
+function renderPortal(
+  path: string,
+  options: { signedIn?: boolean; state?: unknown; routes?: ScriptedRoutes } = {},
+) {
   const services = portalServicesFor({
     'GET /api/auth/v1/access/localhost': {
       status: 404,
@@ -36,6 +46,7 @@ function renderPortal(path: string, options: { signedIn?: boolean; state?: unkno
       status: 200,
       body: identityToken('Direct', { guid: linkToken, data: linkData }),
     },
+    ...options.routes,
   });
   if (options.signedIn === true) {
     services.api('consumer').tokens.set(
@@ -93,9 +104,41 @@ describe('consumerPortalRoutes', () => {
     expect(screen.queryByRole('status')).toBeNull();
   });
 
+  it('says when the account details cannot be loaded, and loads them on Try again', async () => {
+    let connected = false;
+    const services = renderPortal('/c/account-summary', {
+      signedIn: true,
+      routes: {
+        [`GET /api/auth/v1/consumers/token/${linkToken}`]: () => {
+          if (!connected) throw new TypeError('Failed to fetch');
+          return { status: 200, body: identityToken('Direct', { guid: linkToken, data: linkData }) };
+        },
+      },
+    });
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /Your account details could not be loaded\..*cannot reach the server/,
+    );
+    expect(services.notified).toEqual([]);
+    connected = true;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.getByTestId('link-data').textContent).toContain('$310.50'));
+  });
+
   it('sends a consumer without a session to verify-identity', async () => {
     renderPortal('/c/account-summary');
     expect(await screen.findByRole('heading', { level: 1, name: 'Verify your identity' })).toBeTruthy();
+  });
+
+  it('sends a consumer without a session whose link asks for a ZIP code to that question', async () => {
+    rememberLink(window.sessionStorage, {
+      token: 'guid',
+      signInType: 'PostalCode',
+      customerId: 1001,
+      subdomain: 'sender',
+    });
+    renderPortal('/c/account-summary');
+    expect(await screen.findByRole('heading', { level: 1, name: "Confirm it's you" })).toBeTruthy();
+    expect(screen.getByLabelText('ZIP code')).toBeTruthy();
   });
 
   it('sends a consumer whose code step is open from a portal page to the code step', async () => {

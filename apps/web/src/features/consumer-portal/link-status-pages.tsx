@@ -3,10 +3,16 @@ import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { OrganizationContact } from '../../components/organization/organization-contact.tsx';
 import { paths } from '../../config/paths.ts';
 import { useOrganization } from '../../lib/organization.ts';
+import { consumerStartPath } from '../../lib/pending-verification.ts';
+import { usePortalServices } from '../../lib/session/portal-api.ts';
 
-/** Where an expired or unknown link leads: what happened and what to do. */
+/**
+ * Where an expired or unknown link leads: what happened and what to do. A link that died is no
+ * longer remembered, so confirming who you are leads to the questions that need no link.
+ */
 export function ExpiredLinkPage() {
   const organization = useOrganization();
+  const { storage } = usePortalServices();
   return (
     <AuthCard title="This link has expired">
       <p>
@@ -18,7 +24,7 @@ export function ExpiredLinkPage() {
         {organization?.name ?? 'the organization that wrote to you'} for a new link.
       </p>
       <OrganizationContact organization={organization} />
-      <Link className="button button--block" to={paths.consumerPortal.verifyIdentity.href()}>
+      <Link className="button button--block" to={consumerStartPath(storage)}>
         Confirm your identity
       </Link>
     </AuthCard>
@@ -27,6 +33,7 @@ export function ExpiredLinkPage() {
 
 /** Where a Direct link leads when the sign-in failed for a reason other than the link itself. */
 export function FailedConnectionPage() {
+  const { storage } = usePortalServices();
   return (
     <AuthCard title="We could not sign you in">
       <p className="notice notice--error">
@@ -37,7 +44,7 @@ export function FailedConnectionPage() {
         are to reach your account now.
       </p>
       <div className="portal-actions">
-        <Link className="button" to={paths.consumerPortal.verifyIdentity.href()}>
+        <Link className="button" to={consumerStartPath(storage)}>
           Confirm your identity
         </Link>
         <Link className="button button--secondary" to={paths.domainPicker.href()}>

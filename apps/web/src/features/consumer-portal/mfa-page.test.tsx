@@ -41,6 +41,26 @@ describe('MfaPage', () => {
     expect(sent).toEqual([]);
   });
 
+  it('puts the focus on the code field, so the code can be typed at once', () => {
+    renderMfa({});
+    expect(document.activeElement).toBe(screen.getByLabelText('6-digit code'));
+  });
+
+  it('takes the previous refusal away when the next attempt has a problem of its own', async () => {
+    renderMfa({ [mfaRoute]: { status: 409, body: errorBody('InvalidSignIn') } });
+    const user = userEvent.setup();
+    const field = screen.getByLabelText('6-digit code');
+    await user.type(field, '123456');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByText(/That code is not right/);
+    await user.clear(field);
+    await user.type(field, '12');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([
+      'The code has 6 digits.',
+    ]);
+  });
+
   it('refuses a wrong code in plain words', async () => {
     renderMfa({ [mfaRoute]: { status: 409, body: errorBody('InvalidSignIn') } });
     const user = userEvent.setup();

@@ -1,10 +1,10 @@
 import { isApiError } from '@entry/client';
-import { useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
-import { paths } from '../../config/paths.ts';
-import { usePortalApi } from '../../lib/session/portal-api.ts';
+import { consumerStartPath } from '../../lib/pending-verification.ts';
+import { usePortalServices } from '../../lib/session/portal-api.ts';
 import { commonRefusalMessage, waitInWords, waitOf } from '../../lib/session/sign-in-errors.ts';
 import { digitsCheck, useCheckedForm } from '../../lib/session/use-checked-form.ts';
 import { useSession } from '../../lib/session/use-session.ts';
@@ -45,7 +45,8 @@ function codeRefusal(error: unknown): string {
 
 /** `/c/mfa`: the 6-digit code mailed after a verification, with a resend once a minute. */
 export function MfaPage() {
-  const api = usePortalApi('consumer');
+  const { api: apiOf, storage } = usePortalServices();
+  const api = apiOf('consumer');
   const navigate = useNavigate();
   const session = useSession('consumer');
   const [resendAvailableAt, setResendAvailableAt] = useState(() => Date.now() + resendCooldownMs);
@@ -54,14 +55,21 @@ export function MfaPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const [resending, setResending] = useState(false);
   const form = useCheckedForm(codeChecks);
+  const formRef = useRef<HTMLFormElement>(null);
+  const hasForm = session.state.token !== '' && session.state.restricted && !session.state.expired;
 
-  if (session.state.token === '' || !session.state.restricted || session.state.expired) {
-    return <Navigate to={paths.consumerPortal.verifyIdentity.href()} replace />;
+  // The code is all this page asks for: the field takes the focus, so the person can type at once.
+  useEffect(() => {
+    if (!hasForm) return;
+    const field = formRef.current?.elements.namedItem('mfaCode');
+    if (field instanceof HTMLInputElement) field.focus();
+  }, [hasForm]);
+
+  if (!hasForm) {
+    return <Navigate to={consumerStartPath(storage)} replace />;
   }
 
-  const onSubmit = form.onSubmitWith(async ({ mfaCode }) => {
-    setRefusal(null);
-    setNotice(null);
+  const sendCode = form.onSubmitWith(async ({ mfaCode }) => {
     try {
       const result = await api.consumerAuth.mfaSignIn(mfaCode.trim());
       navigate(landingPath(api.tokens, result.sessionGuid), { replace: true });
@@ -69,6 +77,13 @@ export function MfaPage() {
       setRefusal(codeRefusal(error));
     }
   });
+
+  // Every new attempt starts without the previous one's message, so an old error never stays beside a new one.
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    setRefusal(null);
+    setNotice(null);
+    return sendCode(event);
+  };
 
   async function resend() {
     setResending(true);
@@ -93,7 +108,7 @@ export function MfaPage() {
       <p>
         We have sent a 6-digit code to the e-mail address we have on file for you. It works for 10 minutes.
       </p>
-      <form noValidate onSubmit={onSubmit} onChange={form.onChange}>
+      <form ref={formRef} noValidate onSubmit={onSubmit} onChange={form.onChange}>
         {refusal !== null && <FormAlert>{refusal}</FormAlert>}
         {notice !== null && (
           <p className="notice form-alert" role="status">
@@ -137,7 +152,7 @@ export function MfaPage() {
             : 'No mail? You can ask for a new code now.'}
       </p>
       <p className="portal-links">
-        <Link to={paths.consumerPortal.verifyIdentity.href()}>Start again</Link>
+        <Link to={consumerStartPath(storage)}>Start again</Link>
       </p>
     </AuthCard>
   );

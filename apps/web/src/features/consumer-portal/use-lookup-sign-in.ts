@@ -2,8 +2,8 @@ import { isApiError } from '@entry/client';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';
-import type { PendingVerification } from '../../lib/pending-verification.ts';
-import { usePortalApi } from '../../lib/session/portal-api.ts';
+import { forgetLink, type PendingVerification } from '../../lib/pending-verification.ts';
+import { usePortalServices } from '../../lib/session/portal-api.ts';
 import { commonRefusalMessage } from '../../lib/session/sign-in-errors.ts';
 import { consumerMessages } from './consumer-messages.ts';
 import { landingPath } from './landing.ts';
@@ -89,11 +89,13 @@ function useLock(initialUntil: number | undefined) {
 
 /**
  * The verification step: a lookup sign-in, then the code step when the tenant asks for one, else
- * straight to the page the link targeted. An expired link goes to the expired-link page; a lock
- * (the link's, as opened, or one the answers started) replaces the form until it ends.
+ * straight to the page the link targeted. An expired link goes to the expired-link page, and the
+ * tab no longer leads back to it; a lock (the link's, as opened, or one the answers started)
+ * replaces the form until it ends.
  */
 export function useLookupSignIn(target: LookupTarget | null, pending: PendingVerification | null) {
-  const api = usePortalApi('consumer');
+  const services = usePortalServices();
+  const api = services.api('consumer');
   const navigate = useNavigate();
   const [refusal, setRefusal] = useState<string | null>(null);
   const [lock, setLock] = useLock(pending?.lockedUntil);
@@ -110,8 +112,10 @@ export function useLookupSignIn(target: LookupTarget | null, pending: PendingVer
       }
     } catch (error) {
       const outcome = lookupOutcome(error);
-      if (outcome.kind === 'expired') navigate(paths.consumerPortal.expiredLink.href(), { replace: true });
-      else if (outcome.kind === 'locked') setLock({ until: outcome.until });
+      if (outcome.kind === 'expired') {
+        forgetLink(services.storage);
+        navigate(paths.consumerPortal.expiredLink.href(), { replace: true });
+      } else if (outcome.kind === 'locked') setLock({ until: outcome.until });
       else setRefusal(outcome.message);
     }
   }

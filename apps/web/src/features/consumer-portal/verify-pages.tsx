@@ -1,15 +1,22 @@
+import { isUnreachable } from '@entry/client';
 import { verificationFieldsFor } from '@entry/domain';
-import { startTransition, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { FormAlert } from '../../components/form-field.tsx';
 import { LoadingState } from '../../components/loading-state.tsx';
+import { UnreachableNotice } from '../../components/unreachable-notice.tsx';
 import { useAppConfig } from '../../config/app-config-context.tsx';
 import { paths } from '../../config/paths.ts';
 import { tenantSubdomainOf } from '../../lib/host.ts';
 import { lookUpOrganization } from '../../lib/organization.ts';
-import { pendingVerificationOf } from '../../lib/pending-verification.ts';
-import { usePortalApi } from '../../lib/session/portal-api.ts';
+import {
+  asksOneAnswer,
+  type PendingVerification,
+  pendingVerificationOf,
+  rememberedLink,
+} from '../../lib/pending-verification.ts';
+import { usePortalApi, usePortalServices } from '../../lib/session/portal-api.ts';
 import { consumerMessages } from './consumer-messages.ts';
 import { LockNotice } from './lock-notice.tsx';
 import { type LookupTarget, useLookupSignIn } from './use-lookup-sign-in.ts';
@@ -21,9 +28,20 @@ const askedFor = {
   DateOfBirth: 'your date of birth',
 } as const;
 
+/**
+ * The link being verified: handed over by the link guard, or remembered in this tab when the
+ * consumer comes back (sign-out, "Start again", an ended session). Only a link of the page's kind.
+ */
+function usePendingVerification(asks: 'oneAnswer' | 'allAnswers'): PendingVerification | null {
+  const { state } = useLocation();
+  const { storage } = usePortalServices();
+  const pending = pendingVerificationOf(state) ?? rememberedLink(storage);
+  return pending !== null && asksOneAnswer(pending) === (asks === 'oneAnswer') ? pending : null;
+}
+
 /** `/c/verify-token`: a link whose sign-in type asks for one answer. */
 export function VerifyTokenPage() {
-  const pending = pendingVerificationOf(useLocation().state);
+  const pending = usePendingVerification('oneAnswer');
   const target: LookupTarget | null =
     pending === null
       ? null
@@ -50,11 +68,19 @@ export function VerifyTokenPage() {
   );
 }
 
-/** The tenant of this host, for a consumer who arrived without a link. */
-function useHostTenant(skip: boolean): LookupTarget | 'loading' | 'none' {
+type HostTenant = LookupTarget | 'loading' | 'none' | 'unreachable';
+
+/** The tenant of this host, for a consumer who arrived without a link; `retry` looks it up again. */
+function useHostTenant(skip: boolean): { tenant: HostTenant; retry: () => void } {
   const config = useAppConfig();
   const access = usePortalApi('consumer').access;
-  const [tenant, setTenant] = useState<LookupTarget | 'loading' | 'none'>(skip ? 'none' : 'loading');
+  const [tenant, setTenant] = useState<HostTenant>(skip ? 'none' : 'loading');
+  const [attempt, setAttempt] = useState(0);
+  const retry = useCallback(() => {
+    setTenant('loading');
+    setAttempt((count) => count + 1);
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the request to look the host up again.
   useEffect(() => {
     if (skip) return;
     const subdomain = tenantSubdomainOf(window.location.hostname, config.domain);
@@ -63,7 +89,7 @@ function useHostTenant(skip: boolean): LookupTarget | 'loading' | 'none' {
       return;
     }
     let active = true;
-    lookUpOrganization(access, subdomain)
+    lookUpOrganization(access, subdomain, { explainedByPage: true })
       .then((result) => {
         if (!active) return;
         // The form's first render (react-hook-form and every field) was one long task; as a
@@ -72,14 +98,14 @@ function useHostTenant(skip: boolean): LookupTarget | 'loading' | 'none' {
           setTenant({ subdomain: result.subdomain, customerId: result.customerId, token: null }),
         );
       })
-      .catch(() => {
-        if (active) setTenant('none');
+      .catch((error: unknown) => {
+        if (active) setTenant(isUnreachable(error) ? 'unreachable' : 'none');
       });
     return () => {
       active = false;
     };
-  }, [skip, access, config.domain]);
-  return tenant;
+  }, [skip, access, config.domain, attempt]);
+  return { tenant, retry };
 }
 
 /**
@@ -87,8 +113,8 @@ function useHostTenant(skip: boolean): LookupTarget | 'loading' | 'none' {
  * or a consumer who arrived without a link (DESIGN.md section 5).
  */
 export function VerifyIdentityPage() {
-  const pending = pendingVerificationOf(useLocation().state);
-  const hostTenant = useHostTenant(pending !== null);
+  const pending = usePendingVerification('allAnswers');
+  const { tenant: hostTenant, retry } = useHostTenant(pending !== null);
   const target: LookupTarget | null =
     pending !== null
       ? { subdomain: pending.subdomain, customerId: pending.customerId, token: pending.token }
@@ -97,6 +123,13 @@ export function VerifyIdentityPage() {
         : null;
   const { verify, refusal, lock } = useLookupSignIn(target, pending);
 
+  if (hostTenant === 'unreachable') {
+    return (
+      <AuthCard title="Verify your identity">
+        <UnreachableNotice onRetry={retry} />
+      </AuthCard>
+    );
+  }
   if (target === null && hostTenant !== 'loading') {
     return (
       <AuthCard title="Verify your identity">

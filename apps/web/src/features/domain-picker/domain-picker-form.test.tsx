@@ -54,8 +54,9 @@ describe('DomainPickerForm', () => {
     ['', subdomainFieldMessages.required],
     ['ab', subdomainFieldMessages.length],
     ['a'.repeat(64), subdomainFieldMessages.length],
-    ['Sender', subdomainFieldMessages.invalidSubdomain],
+    ['sen_der', subdomainFieldMessages.invalidSubdomain],
     ['-sender', subdomainFieldMessages.invalidSubdomain],
+    ['sender.example.com', subdomainFieldMessages.invalidSubdomain],
   ])('shows the message for %j once the field was touched, and sends nothing', async (value, message) => {
     const { user, field, next } = setup();
     if (value !== '') await user.type(field, value);
@@ -105,12 +106,34 @@ describe('DomainPickerForm', () => {
     expect(assign).not.toHaveBeenCalled();
   });
 
-  it('keeps the form quiet on other failures (the snack-bar tells) and lets the person retry', async () => {
-    lookUp.mockResolvedValue({ kind: 'failed' });
+  it.each([
+    ['  Sender ', 'sender'],
+    ['SENDER.localhost', 'sender'],
+    ['https://sender.localhost:4173/', 'sender'],
+    ['sender.localhost/c/account-summary', 'sender'],
+  ])('reduces the pasted %j to the subdomain %j, shows it, and looks that up', async (pasted, subdomain) => {
+    lookUp.mockReturnValue(new Promise(() => {}));
+    const { user, field, next } = setup();
+    await user.click(field);
+    await user.paste(pasted);
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.click(next);
+    expect(lookUp).toHaveBeenCalledWith(subdomain);
+    expect((field as HTMLInputElement).value).toBe(subdomain);
+  });
+
+  it.each([
+    ['unreachable', /cannot reach the server/],
+    ['refused', /could not check this domain/],
+  ] as const)('says why when the lookup is %s, and lets the person choose Next again', async (kind, text) => {
+    lookUp.mockResolvedValue({ kind });
     const { user, field, next } = setup();
     await user.type(field, 'sender');
     await user.click(next);
-    await vi.waitFor(() => expect((next as HTMLButtonElement).disabled).toBe(false));
-    expect(screen.queryByRole('alert')).toBeNull();
+    expect((await screen.findByRole('alert')).textContent).toMatch(text);
+    expect((next as HTMLButtonElement).disabled).toBe(false);
+    lookUp.mockResolvedValue({ kind: 'found', target: 'http://sender.localhost:4173/c/' });
+    await user.click(next);
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('http://sender.localhost:4173/c/'));
   });
 });

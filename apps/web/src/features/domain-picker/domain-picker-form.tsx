@@ -1,39 +1,56 @@
-import { type AppConfig, pageTexts, subdomainFieldMessages, validateSubdomainField } from '@entry/domain';
+import {
+  type AppConfig,
+  pageTexts,
+  subdomainFieldMessages,
+  subdomainFromInput,
+  validateSubdomainField,
+} from '@entry/domain';
 import { type FormEvent, useId, useState } from 'react';
+import { FormAlert } from '../../components/form-field.tsx';
 import { browserNavigation } from '../../lib/navigation.ts';
 import { lookUpAccessLazily } from './api/load-access-lookup.ts';
+import { pickerTexts } from './domain-picker-texts.ts';
 import { consumerPortalUrl } from './picker-start.ts';
 
-/** The subdomain form: one field with the parent domain as its suffix, checked as the person types. */
+type LookupProblem = 'notFound' | 'unreachable' | 'refused';
+
+/**
+ * The subdomain form: one field with the parent domain as its suffix, checked as the person types.
+ * What people paste (spaces, capitals, the full domain, a web address of it) is reduced to the
+ * subdomain before it is checked, and shown reduced once the field is left.
+ */
 export function DomainPickerForm({ config }: { config: AppConfig }) {
   const inputId = useId();
   const errorId = useId();
   const suffixId = useId();
-  const [subdomain, setSubdomain] = useState('');
+  const [input, setInput] = useState('');
   const [touched, setTouched] = useState(false);
   const [submitted, setSubmitted] = useState(false);
-  const [notFound, setNotFound] = useState(false);
+  const [problem, setProblem] = useState<LookupProblem | null>(null);
   const [pending, setPending] = useState(false);
 
+  const subdomain = subdomainFromInput(input, config.domain);
   const validationError = validateSubdomainField(subdomain);
   const shownError =
     (touched || submitted) && validationError !== null
       ? validationError.message
-      : notFound
+      : problem === 'notFound'
         ? subdomainFieldMessages.notFound
         : null;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setSubmitted(true);
+    setInput(subdomain);
     if (validationError !== null || pending) return;
+    setProblem(null);
     setPending(true);
     const lookup = await lookUpAccessLazily(subdomain);
     if (lookup.kind === 'found') {
       browserNavigation.assign(consumerPortalUrl(config, subdomain));
       return;
     }
-    setNotFound(lookup.kind === 'notFound');
+    setProblem(lookup.kind);
     setPending(false);
   }
 
@@ -57,12 +74,15 @@ export function DomainPickerForm({ config }: { config: AppConfig }) {
             required
             aria-invalid={shownError !== null}
             aria-describedby={shownError === null ? suffixId : `${suffixId} ${errorId}`}
-            value={subdomain}
+            value={input}
             onChange={(event) => {
-              setSubdomain(event.target.value);
-              setNotFound(false);
+              setInput(event.target.value);
+              setProblem(null);
             }}
-            onBlur={() => setTouched(true)}
+            onBlur={() => {
+              setTouched(true);
+              setInput(subdomain);
+            }}
           />
           <span className="field__suffix" id={suffixId}>
             .{config.domain}
@@ -74,6 +94,8 @@ export function DomainPickerForm({ config }: { config: AppConfig }) {
           </p>
         )}
       </div>
+      {problem === 'unreachable' && <FormAlert>{pickerTexts.lookupUnreachable}</FormAlert>}
+      {problem === 'refused' && <FormAlert>{pickerTexts.lookupRefused}</FormAlert>}
       <button className="button button--block" type="submit" disabled={pending} aria-busy={pending}>
         Next
       </button>

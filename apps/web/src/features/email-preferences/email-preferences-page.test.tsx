@@ -45,6 +45,9 @@ describe('EmailPreferencesPage', () => {
     expect(status.textContent).toBe('Your email pat@example.com has been unsubscribed.');
     expect(status.querySelector('strong')?.textContent).toBe('pat@example.com');
     expect(screen.getByText('To start receiving emails click subscribe below.')).toBeTruthy();
+    // Which mails the setting covers, and which it never stops.
+    expect(screen.getByText(/covers the emails the organization sends you about your account/)).toBeTruthy();
+    expect(screen.getByText(/sign-in code or a password reset link, are always sent/)).toBeTruthy();
     expect(updates(sent)).toEqual([
       { Token: 'mail-token', EmailAddress: 'pat@example.com', Unsubscribed: 'true' },
     ]);
@@ -107,9 +110,10 @@ describe('EmailPreferencesPage', () => {
       { [lookupPath]: { status: 502, body: errorBody('FailedDependency') } },
       /could not be loaded right now/,
     ],
-  ])('explains the problem %s', async (_name, path, routes, message) => {
-    const { sent } = renderPage(path, routes);
+  ])('explains the problem %s, and only there (no snack-bar)', async (_name, path, routes, message) => {
+    const { sent, notified } = renderPage(path, routes);
     expect((await screen.findByRole('alert')).textContent).toMatch(message);
     expect(updates(sent)).toEqual([]);
+    expect(notified).toEqual([]);
   });
 });

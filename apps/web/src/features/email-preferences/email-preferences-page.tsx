@@ -16,6 +16,13 @@ type PageState =
   | { kind: 'problem'; problem: Problem }
   | { kind: 'loaded'; subscription: EmailSubscriptionResult; busy: boolean; updateFailed: boolean };
 
+/**
+ * Which mails the setting covers, in our own words: unsubscribing stops the organization's mail
+ * about the account, never a mail the person asked for (docs/decisions/004).
+ */
+const coverageText =
+  'This setting covers the emails the organization sends you about your account. Emails you ask for yourself, such as a sign-in code or a password reset link, are always sent.';
+
 /** Our own texts for what the specification leaves open: a page opened without a usable link. */
 const problemTexts: Record<Problem, string> = {
   missingToken:
@@ -55,8 +62,11 @@ export function EmailPreferencesPage() {
 
   const unsubscribeOnOpen = useCallback(async () => {
     const api = consumerApi().emailSubscriptions;
-    const record = await api.byToken(token);
-    return api.update({ token, emailAddress: record.emailAddress, unsubscribed: true });
+    const record = await api.byToken(token, { explainedByPage: true });
+    return api.update(
+      { token, emailAddress: record.emailAddress, unsubscribed: true },
+      { explainedByPage: true },
+    );
   }, [token]);
 
   useEffect(() => {
@@ -81,11 +91,10 @@ export function EmailPreferencesPage() {
     const { subscription } = state;
     setState({ kind: 'loaded', subscription, busy: true, updateFailed: false });
     try {
-      const updated = await consumerApi().emailSubscriptions.update({
-        token,
-        emailAddress: subscription.emailAddress,
-        unsubscribed,
-      });
+      const updated = await consumerApi().emailSubscriptions.update(
+        { token, emailAddress: subscription.emailAddress, unsubscribed },
+        { explainedByPage: true },
+      );
       setState({ kind: 'loaded', subscription: updated, busy: false, updateFailed: false });
     } catch {
       setState({ kind: 'loaded', subscription, busy: false, updateFailed: true });
@@ -143,6 +152,7 @@ export function EmailPreferencesPage() {
               Your change could not be saved. Please try again.
             </p>
           )}
+          <p className="muted">{coverageText}</p>
         </div>
       )}
     </AuthCard>

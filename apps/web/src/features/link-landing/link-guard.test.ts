@@ -1,5 +1,6 @@
 import type { AppConfig } from '@entry/domain';
 import { describe, expect, it } from 'vitest';
+import { rememberedLink, rememberLink } from '../../lib/pending-verification.ts';
 import { authToken, errorBody, fakeApi, identityToken, senderAccess } from '../../testing/fake-api.ts';
 import { decideLinkLanding, type LinkParams } from './link-guard.ts';
 
@@ -21,7 +22,12 @@ function link(target?: string, targetId?: string): LinkParams {
 
 async function decide(params: LinkParams, routes: Parameters<typeof fakeApi>[0], hostSubdomain = 'sender') {
   const fake = fakeApi(routes);
-  const decision = await decideLinkLanding(params, { hostSubdomain, config, api: fake.api });
+  const decision = await decideLinkLanding(params, {
+    hostSubdomain,
+    config,
+    api: fake.api,
+    storage: window.sessionStorage,
+  });
   return { decision, ...fake };
 }
 
@@ -75,7 +81,12 @@ describe('decideLinkLanding: Direct', () => {
         return { status: 200, body: senderAccess };
       },
     });
-    const pending = decideLinkLanding(link(), { hostSubdomain: 'sender', config, api: fake.api });
+    const pending = decideLinkLanding(link(), {
+      hostSubdomain: 'sender',
+      config,
+      api: fake.api,
+      storage: window.sessionStorage,
+    });
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(fake.sent).toHaveLength(2);
     release();
@@ -85,7 +96,6 @@ describe('decideLinkLanding: Direct', () => {
   it.each([
     ['an expired token', { status: 404, body: errorBody('TokenExpired') }, '/c/expired-link'],
     ['an unknown token', { status: 404, body: errorBody('ItemNotFound') }, '/c/expired-link'],
-    ['a server error', { status: 500 }, '/c/failed-connection'],
     ['a refused sign-in', { status: 400, body: errorBody('InvalidValue') }, '/c/failed-connection'],
   ])('after %s at sign-in goes to %s', async (_name, answer, path) => {
     const { decision } = await decide(link('1'), { ...directRoutes, [signInPath]: answer });
@@ -110,8 +120,26 @@ describe('decideLinkLanding: verification types', () => {
       expect(sent).toHaveLength(2);
       expect(window.sessionStorage.getItem('token-redirect')).toBe('document-view/9');
       expect(window.sessionStorage.getItem('token-target')).toBe('3');
+      // Kept for the tab: sign-out and "Start again" come back to this question.
+      expect(rememberedLink(window.sessionStorage)).toEqual({
+        token,
+        signInType,
+        customerId: 1001,
+        subdomain: 'sender',
+      });
     },
   );
+
+  it('a Direct link replaces a link kept earlier in the tab: it signs in by itself', async () => {
+    rememberLink(window.sessionStorage, {
+      token: 'older-link',
+      signInType: 'PostalCode',
+      customerId: 1001,
+      subdomain: 'sender',
+    });
+    await decide(link(), directRoutes);
+    expect(rememberedLink(window.sessionStorage)).toBeNull();
+  });
 
   it('None goes to verify-identity', async () => {
     const { decision, sent } = await decide(link(), {
@@ -128,20 +156,25 @@ describe('decideLinkLanding: failures go to the empty path', () => {
   it.each([
     ['an unknown token', { [tokenPath]: { status: 404, body: errorBody('ItemNotFound') } }],
     ['an unknown tenant', { [accessPath]: { status: 404, body: errorBody('ItemNotFound') } }],
-    ['a server error', { [tokenPath]: { status: 500 } }],
     ['a malformed answer', { [tokenPath]: { status: 200, body: { guid: 1 } } }],
-  ])('%s', async (_name, overrides) => {
-    const { decision } = await decide(link(), {
+  ])('%s, and the page says it alone (no snack-bar)', async (_name, overrides) => {
+    const { decision, notified } = await decide(link(), {
       [tokenPath]: { status: 200, body: identityToken('Direct') },
       [accessPath]: { status: 200, body: senderAccess },
       ...overrides,
     });
     expect(decision).toEqual({ kind: 'page', path: '/' });
+    expect(notified).toEqual([]);
   });
 
   it('sends nothing when the host is not a tenant host', async () => {
     const fake = fakeApi({});
-    const decision = await decideLinkLanding(link(), { hostSubdomain: null, config, api: fake.api });
+    const decision = await decideLinkLanding(link(), {
+      hostSubdomain: null,
+      config,
+      api: fake.api,
+      storage: window.sessionStorage,
+    });
     expect(decision).toEqual({ kind: 'page', path: '/' });
     expect(fake.sent).toHaveLength(0);
   });
@@ -150,9 +183,40 @@ describe('decideLinkLanding: failures go to the empty path', () => {
     const fake = fakeApi({});
     const decision = await decideLinkLanding(
       { token: '', target: undefined, targetId: undefined },
-      { hostSubdomain: 'sender', config, api: fake.api },
+      { hostSubdomain: 'sender', config, api: fake.api, storage: window.sessionStorage },
     );
     expect(decision).toEqual({ kind: 'page', path: '/' });
     expect(fake.sent).toHaveLength(0);
+  });
+});
+
+describe('decideLinkLanding: a server that cannot be reached decides nothing', () => {
+  const noConnection = () => {
+    throw new TypeError('Failed to fetch');
+  };
+  it.each([
+    ['no answer to the token read', { [tokenPath]: noConnection }],
+    ['no answer to the tenant read', { [accessPath]: noConnection }],
+    ['a 503 from the token read', { [tokenPath]: { status: 503 } }],
+    ['a 500 from the tenant read', { [accessPath]: { status: 500 } }],
+    ['no answer to the sign-in', { [signInPath]: noConnection }],
+    ['a 502 from the sign-in', { [signInPath]: { status: 502 } }],
+  ])('%s: the link is kept to be tried again, without a snack-bar', async (_name, overrides) => {
+    const { decision, notified } = await decide(link('2'), { ...directRoutes, ...overrides });
+    expect(decision).toEqual({ kind: 'unreachable' });
+    expect(notified).toEqual([]);
+    expect(window.sessionStorage.getItem('consumer-token')).toBeNull();
+  });
+
+  it('keeps a link remembered earlier when nothing could be read', async () => {
+    const earlier = {
+      token: 'older-link',
+      signInType: 'PostalCode',
+      customerId: 1001,
+      subdomain: 'sender',
+    } as const;
+    rememberLink(window.sessionStorage, earlier);
+    await decide(link(), { ...directRoutes, [tokenPath]: noConnection });
+    expect(rememberedLink(window.sessionStorage)).toEqual(earlier);
   });
 });

@@ -1,5 +1,5 @@
-import type { ApiClient } from '@entry/client';
-import { isApiError } from '@entry/client';
+import type { ApiClient, KeyValueStorage } from '@entry/client';
+import { isApiError, isUnreachable } from '@entry/client';
 import {
   type AppConfig,
   buildPortalUrl,
@@ -10,7 +10,7 @@ import {
 } from '@entry/domain';
 import { paths } from '../../config/paths.ts';
 import { rememberOrganization } from '../../lib/organization.ts';
-import type { PendingVerification } from '../../lib/pending-verification.ts';
+import { forgetLink, type PendingVerification, rememberLink } from '../../lib/pending-verification.ts';
 
 export type LinkGuardApi = Pick<ApiClient, 'identityTokens' | 'access' | 'consumerAuth' | 'tokens'>;
 
@@ -24,9 +24,12 @@ export type LinkDecision =
   /** Leave for the portal address (a full page load). */
   | { kind: 'portal'; url: string }
   /** A page of this app, replacing the link in the history. */
-  | { kind: 'page'; path: string; pendingVerification?: PendingVerification };
+  | { kind: 'page'; path: string; pendingVerification?: PendingVerification }
+  /** The server could not be reached: nothing is decided, and the link stays to be tried again. */
+  | { kind: 'unreachable' };
 
 const toEmptyPath: LinkDecision = { kind: 'page', path: paths.domainPicker.href() };
+const unreachable: LinkDecision = { kind: 'unreachable' };
 
 function isExpiredOrUnknown(error: unknown): boolean {
   return (
@@ -38,24 +41,28 @@ function isExpiredOrUnknown(error: unknown): boolean {
 /**
  * The link guard of spec section 4: where a link `/{token}[/{target}[/{targetId}]]` opened on a
  * tenant host sends the person. It reads the identity token and the tenant together, signs in a
- * Direct token at once, and sends every other sign-in type to a verification step.
+ * Direct token at once, and sends every other sign-in type to a verification step, remembered in
+ * the tab's `storage` so every way back leads there. A server that cannot be reached decides nothing.
  */
 export async function decideLinkLanding(
   params: LinkParams,
-  context: { hostSubdomain: string | null; config: AppConfig; api: LinkGuardApi },
+  context: { hostSubdomain: string | null; config: AppConfig; api: LinkGuardApi; storage: KeyValueStorage },
 ): Promise<LinkDecision> {
   const { token, target, targetId } = params;
-  const { hostSubdomain, config, api } = context;
+  const { hostSubdomain, config, api, storage } = context;
   if (token === undefined || token === '' || hostSubdomain === null) return toEmptyPath;
 
   let info: Awaited<ReturnType<LinkGuardApi['identityTokens']['get']>>;
   let access: Awaited<ReturnType<LinkGuardApi['access']['bySubdomain']>>;
   try {
+    // The landing page explains every outcome itself (docs/decisions/026).
     [info, access] = await Promise.all([
-      api.identityTokens.get(token, { addAction: true }),
-      api.access.bySubdomain(hostSubdomain),
+      api.identityTokens.get(token, { addAction: true, explainedByPage: true }),
+      api.access.bySubdomain(hostSubdomain, { explainedByPage: true }),
     ]);
-  } catch {
+  } catch (error) {
+    if (isUnreachable(error)) return unreachable;
+    forgetLink(storage);
     return toEmptyPath;
   }
 
@@ -74,6 +81,8 @@ export async function decideLinkLanding(
 
   switch (info.signInType) {
     case 'Direct': {
+      // A Direct link signs in by itself: it is never kept, and replaces a link kept earlier.
+      forgetLink(storage);
       let sessionGuid: string;
       try {
         const result = await api.consumerAuth.signInWithIdentityToken({
@@ -83,6 +92,7 @@ export async function decideLinkLanding(
         });
         sessionGuid = result.sessionGuid;
       } catch (error) {
+        if (isUnreachable(error)) return unreachable;
         const page = isExpiredOrUnknown(error)
           ? paths.consumerPortal.expiredLink.href()
           : paths.consumerPortal.failedConnection.href();
@@ -97,9 +107,11 @@ export async function decideLinkLanding(
     case 'None':
       // The spec names no target for None; kept too, so this link also lands on the page it names.
       rememberTarget();
+      rememberLink(storage, pendingVerification);
       return { kind: 'page', path: paths.consumerPortal.verifyIdentity.href(), pendingVerification };
     default:
       rememberTarget();
+      rememberLink(storage, pendingVerification);
       return { kind: 'page', path: paths.consumerPortal.verifyToken.href(), pendingVerification };
   }
 }

@@ -1,6 +1,7 @@
 // @vitest-environment-options {"url": "http://sender.localhost:4173/"}
 import type { AppConfig } from '@entry/domain';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppConfigProvider } from '../../config/app-config-context.tsx';
@@ -41,8 +42,7 @@ function renderLink(path: string) {
 describe('LinkLandingPage', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it('shows a busy state, clears the token from the address, and hands the verification over in state', async () => {
-    const replaceState = vi.spyOn(window.history, 'replaceState');
+  it('shows a busy state, then replaces the link with the verification page, handed over in state', async () => {
     const fake = fakeApi({
       [`GET /api/auth/v1/consumers/token/${token}`]: { status: 200, body: identityToken('PostalCode') },
       'GET /api/auth/v1/access/sender': { status: 200, body: senderAccess },
@@ -50,7 +50,6 @@ describe('LinkLandingPage', () => {
     vi.mocked(consumerApi).mockReturnValue(fake.api);
     renderLink(`/${token}/2`);
     expect(screen.getByRole('status').textContent).toMatch(/Checking your link/);
-    expect(replaceState.mock.calls.map((call) => call[2])).toEqual(['/']);
     const landed = await screen.findByTestId('landed');
     expect(landed.textContent).toBe(
       `/c/verify-token ${JSON.stringify({
@@ -73,5 +72,52 @@ describe('LinkLandingPage', () => {
         'http://sender.localhost:4173/c/documents?session-guid=session-123',
       ),
     );
+  });
+
+  it('says when the server cannot be reached, and signs in with the same link after Try again', async () => {
+    const replace = vi.spyOn(browserNavigation, 'replace').mockImplementation(() => {});
+    let connected = false;
+    const fake = fakeApi({
+      [`GET /api/auth/v1/consumers/token/${token}`]: () => {
+        if (!connected) throw new TypeError('Failed to fetch');
+        return { status: 200, body: identityToken('Direct') };
+      },
+      'GET /api/auth/v1/access/sender': { status: 200, body: senderAccess },
+      'POST /api/auth/v1/consumer/sign-in/identity-token': { status: 200, body: authToken() },
+    });
+    vi.mocked(consumerApi).mockReturnValue(fake.api);
+    renderLink(`/${token}/1`);
+
+    expect((await screen.findByRole('alert')).textContent).toMatch(/cannot reach the server/);
+    expect(fake.notified).toEqual([]);
+    connected = true;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
+
+    await vi.waitFor(() =>
+      expect(replace).toHaveBeenCalledWith(
+        'http://sender.localhost:4173/c/documents?session-guid=session-123',
+      ),
+    );
+  });
+
+  it('tries the link again by itself when the browser comes back online', async () => {
+    let connected = false;
+    const fake = fakeApi({
+      [`GET /api/auth/v1/consumers/token/${token}`]: () => {
+        if (!connected) throw new TypeError('Failed to fetch');
+        return { status: 200, body: identityToken('DateOfBirth') };
+      },
+      'GET /api/auth/v1/access/sender': { status: 200, body: senderAccess },
+    });
+    vi.mocked(consumerApi).mockReturnValue(fake.api);
+    renderLink(`/${token}`);
+    await screen.findByRole('button', { name: 'Try again' });
+
+    connected = true;
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+
+    expect((await screen.findByTestId('landed')).textContent).toMatch(/^\/c\/verify-token /);
   });
 });

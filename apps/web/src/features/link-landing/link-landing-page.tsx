@@ -1,43 +1,54 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { LoadingState } from '../../components/loading-state.tsx';
+import { UnreachableNotice } from '../../components/unreachable-notice.tsx';
 import { useAppConfig } from '../../config/app-config-context.tsx';
 import { paths } from '../../config/paths.ts';
 import { consumerApi } from '../../lib/api-client.ts';
 import { tenantSubdomainOf } from '../../lib/host.ts';
 import { browserNavigation } from '../../lib/navigation.ts';
-import { decideLinkLanding, type LinkParams } from './link-guard.ts';
+import { decideLinkLanding, type LinkDecision, type LinkParams } from './link-guard.ts';
 
-/** `:token`, `:token/:target`, `:token/:target/:targetId`: opens a link from a letter or an e-mail. */
+const toEmptyPath: LinkDecision = { kind: 'page', path: paths.domainPicker.href() };
+
+/**
+ * `:token`, `:token/:target`, `:token/:target/:targetId`: opens a link from a letter or an e-mail.
+ * The link stays in the address until it has been decided, so while the server cannot be reached
+ * the page can try it again (on request, and when the browser comes back online) and a reload works.
+ * Every decision replaces the link's history entry, so the token does not stay in the history.
+ */
 export function LinkLandingPage() {
   const config = useAppConfig();
   const navigate = useNavigate();
   const routeParams = useParams();
-  // Read once: the address is cleared right below, and the decision must not run twice.
+  // Read once: the decision must not run again because the address changed.
   const [params] = useState<LinkParams>(() => ({
     token: routeParams.token,
     target: routeParams.target,
     targetId: routeParams.targetId,
   }));
+  const [attempt, setAttempt] = useState(0);
+  const [unreachable, setUnreachable] = useState(false);
+  const tryAgain = useCallback(() => {
+    setUnreachable(false);
+    setAttempt((count) => count + 1);
+  }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the request to decide the same link again.
   useEffect(() => {
-    // The token is a credential: it leaves the address bar and the history as soon as it is read.
-    window.history.replaceState(window.history.state, '', paths.domainPicker.href());
     let active = true;
     decideLinkLanding(params, {
       hostSubdomain: tenantSubdomainOf(window.location.hostname, config.domain),
       config,
       api: consumerApi(),
+      storage: window.sessionStorage,
     })
-      .catch(() => ({
-        kind: 'page' as const,
-        path: paths.domainPicker.href(),
-        pendingVerification: undefined,
-      }))
+      .catch(() => toEmptyPath)
       .then((decision) => {
         if (!active) return;
-        if (decision.kind === 'portal') browserNavigation.replace(decision.url);
+        if (decision.kind === 'unreachable') setUnreachable(true);
+        else if (decision.kind === 'portal') browserNavigation.replace(decision.url);
         else
           navigate(decision.path, {
             replace: true,
@@ -50,8 +61,17 @@ export function LinkLandingPage() {
     return () => {
       active = false;
     };
-  }, [params, config, navigate]);
+  }, [params, config, navigate, attempt]);
 
+  if (unreachable) {
+    return (
+      <AuthCard title="Your link could not be opened yet">
+        <UnreachableNotice onRetry={tryAgain}>
+          <p>Your link has not been checked yet, and it still works.</p>
+        </UnreachableNotice>
+      </AuthCard>
+    );
+  }
   return (
     <AuthCard title="Opening your link">
       <LoadingState label="Checking your link, one moment…" />

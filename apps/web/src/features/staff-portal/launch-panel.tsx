@@ -30,7 +30,8 @@ export function LaunchPanel() {
     handleSubmit(async ({ customerId }) => {
       setRefusal(null);
       try {
-        const { token } = await launch[kind](Number(customerId.trim()));
+        // This panel explains every refusal itself (docs/decisions/026).
+        const { token } = await launch[kind](Number(customerId.trim()), { explainedByPage: true });
         navigate(paths.customerPortal.launch.href(token));
       } catch (error) {
         setRefusal(

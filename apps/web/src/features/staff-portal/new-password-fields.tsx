@@ -53,14 +53,14 @@ export function NewPasswordFields<Values extends NewPasswordValues>({
   );
 }
 
-/** The refusal of a weak password: what was wrong and what a strong one looks like. */
+/**
+ * The refusal of a weak password: what was wrong, in one line. The advice stays beside the field
+ * and is not repeated here, so the Save button stays in view on a phone.
+ */
 export function WeakPasswordAlert() {
   return (
-    <>
-      <p>{passwordAdvice.weak}</p>
-      <p>
-        <PasswordAdvice />
-      </p>
-    </>
+    <p>
+      {passwordAdvice.weak} {passwordAdvice.weakTip}
+    </p>
   );
 }

@@ -42,16 +42,18 @@ describe('ChangePasswordPage', () => {
     expect(alerts()).toEqual(['Use at least 12 characters.']);
   });
 
-  it('explains a weak password with what makes a strong one', async () => {
+  it('explains a weak password in one line, pointing to the advice beside the field rather than repeating it', async () => {
     renderPortalPage(<ChangePasswordPage scope="admin" />, {
       path: '/a/change-password',
       routes: { [changeRoute]: { status: 400, body: errorBody('WeakPassword') } },
     });
     await fillForm('password1234');
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('That password is too easy to guess.');
-    expect(alert.textContent).toContain('Use at least 12 characters.');
-    expect(alert.textContent).toContain('You do not need symbols, digits or capital letters.');
+    expect(alert.textContent).toBe(
+      'That password is too easy to guess. Try a few unrelated words together, as the advice below says.',
+    );
+    // The advice shows once, as the field's hint.
+    expect(screen.getAllByText(/You do not need symbols, digits or capital letters\./)).toHaveLength(1);
   });
 
   it.each([
@@ -171,6 +173,21 @@ describe('ResetPasswordPage', () => {
     await user.click(screen.getByRole('button', { name: 'Save the new password' }));
     expect((await screen.findByRole('status')).textContent).toContain('Your password has been changed.');
     expect(sent[0]?.body).toEqual({ resetToken: 'mailed-token', newPassword: 'violet harbour tractor' });
+    // Spent: the tab forgets it.
+    expect(window.sessionStorage.getItem('customer-reset-token')).toBeNull();
+  });
+
+  it('keeps working after a reload: the token, gone from the address, is kept for the tab', async () => {
+    window.sessionStorage.setItem('customer-reset-token', 'mailed-token');
+    const { sent } = renderPortalPage(<ResetPasswordPage scope="customer" />, {
+      path: '/d/reset-password',
+      routes: { 'POST /api/auth/v1/customer/password/change': { status: 204 } },
+    });
+    expect(screen.getByRole('heading', { name: 'Choose a new password' })).toBeTruthy();
+    const user = await fillNewPassword('violet harbour tractor');
+    await user.click(screen.getByRole('button', { name: 'Save the new password' }));
+    await screen.findByRole('status');
+    expect(sent[0]?.body).toEqual({ resetToken: 'mailed-token', newPassword: 'violet harbour tractor' });
   });
 
   it.each([
@@ -185,6 +202,7 @@ describe('ResetPasswordPage', () => {
     await user.click(screen.getByRole('button', { name: 'Save the new password' }));
     expect((await screen.findByRole('alert')).textContent).toContain(text);
     expect(screen.getByRole('button', { name: 'Send the link' })).toBeTruthy();
+    expect(window.sessionStorage.getItem('admin-reset-token')).toBeNull();
   });
 });
 
@@ -227,5 +245,16 @@ describe('LaunchPanel', () => {
     await user.click(screen.getByRole('button', { name: button }));
     await waitFor(() => expect(location()).toBe('/d/launch?token=launch+token'));
     expect(sent.map((call) => call.route)).toEqual([`POST /api/auth/v1/launch/${kind}/1001`]);
+  });
+
+  it('says an unknown customer id once: in the panel, not in the snack-bar too', async () => {
+    const { notified } = renderPanel({
+      'POST /api/auth/v1/launch/customer/4242': { status: 404, body: errorBody('ItemNotFound') },
+    });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Customer id'), '4242');
+    await user.click(screen.getByRole('button', { name: 'Open the customer portal' }));
+    await waitFor(() => expect(alerts()).toEqual(['No customer has this id.']));
+    expect(notified).toEqual([]);
   });
 });

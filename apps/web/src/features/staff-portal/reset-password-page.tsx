@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
+import { usePortalServices } from '../../lib/session/portal-api.ts';
 import { commonRefusalMessage, errorCodeOf } from '../../lib/session/sign-in-errors.ts';
 import { useTokenFromAddress } from '../../lib/session/use-token-from-address.ts';
 import { NewPasswordFields, type NewPasswordValues, WeakPasswordAlert } from './new-password-fields.tsx';
@@ -18,16 +19,35 @@ export const resetMessages = {
   enterUsername: 'Enter your username.',
 } as const;
 
+/** Where the tab keeps a reset link's token once it has left the address, so a reload keeps working. */
+export function resetTokenKey(scope: StaffScope): string {
+  return `${scope}-reset-token`;
+}
+
 /**
  * `/a/reset-password` and `/d/reset-password`: without a token, ask for a link by mail; with the
- * mailed `?token=`, choose a new password. The token leaves the address as soon as it is read.
+ * mailed `?token=`, choose a new password. The token leaves the address as soon as it is read and
+ * stays in the tab's session storage until it is spent or refused. The spec's calls cannot check a
+ * token without choosing the password, so a used or expired link is reported at Save.
  */
 export function ResetPasswordPage({ scope }: { scope: StaffScope }) {
-  const resetToken = useTokenFromAddress();
+  const { storage } = usePortalServices();
+  const resetToken = useTokenFromAddress(resetTokenKey(scope));
   const [linkRefused, setLinkRefused] = useState<string | null>(null);
+  const forgetToken = () => storage.removeItem(resetTokenKey(scope));
 
   if (resetToken !== null && linkRefused === null) {
-    return <NewPasswordForm scope={scope} resetToken={resetToken} onLinkRefused={setLinkRefused} />;
+    return (
+      <NewPasswordForm
+        scope={scope}
+        resetToken={resetToken}
+        onDone={forgetToken}
+        onLinkRefused={(message) => {
+          forgetToken();
+          setLinkRefused(message);
+        }}
+      />
+    );
   }
   return <RequestLinkForm scope={scope} notice={linkRefused} />;
 }
@@ -96,10 +116,12 @@ function RequestLinkForm({ scope, notice }: { scope: StaffScope; notice: string 
 function NewPasswordForm({
   scope,
   resetToken,
+  onDone,
   onLinkRefused,
 }: {
   scope: StaffScope;
   resetToken: string;
+  onDone: () => void;
   onLinkRefused: (message: string) => void;
 }) {
   const auth = useStaffAuth(scope);
@@ -122,6 +144,7 @@ function NewPasswordForm({
     setRefusal(null);
     try {
       await auth.changePassword({ resetToken, newPassword });
+      onDone();
       setDone(true);
     } catch (error) {
       const code = errorCodeOf(error);

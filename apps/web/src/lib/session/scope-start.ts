@@ -1,14 +1,19 @@
+import type { KeyValueStorage } from '@entry/client';
 import type { Scope } from '@entry/domain';
 import { paths } from '../../config/paths.ts';
+import { consumerStartPath } from '../pending-verification.ts';
 
-/** Where a person of each scope starts, and returns when a session ends (DESIGN.md section 6). */
-export function scopeStartPath(scope: Scope): string {
+/**
+ * Where a person of each scope starts, and returns when a session ends (DESIGN.md section 6): a
+ * consumer to the verification of the link this tab opened, when there is one.
+ */
+export function scopeStartPath(scope: Scope, storage: Pick<KeyValueStorage, 'getItem'>): string {
   switch (scope) {
     case 'admin':
       return paths.adminPortal.signIn.href();
     case 'customer':
       return paths.customerPortal.signIn.href();
     case 'consumer':
-      return paths.consumerPortal.verifyIdentity.href();
+      return consumerStartPath(storage);
   }
 }

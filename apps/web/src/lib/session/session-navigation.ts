@@ -28,10 +28,10 @@ export function useSessionNavigation(): void {
  */
 export function returnToScopeStart(
   scope: Scope,
-  storage: Pick<Storage, 'setItem'>,
+  storage: Pick<Storage, 'getItem' | 'setItem'>,
   location: Pick<Location, 'pathname' | 'search' | 'assign'> = window.location,
 ): void {
-  const start = scopeStartPath(scope);
+  const start = scopeStartPath(scope, storage);
   const current = `${location.pathname}${location.search}`;
   if (location.pathname !== start) storage.setItem(storageKeys.redirect, current);
   if (navigateInApp !== null) navigateInApp(start);

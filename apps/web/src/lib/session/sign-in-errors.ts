@@ -22,6 +22,7 @@ export const passwordAdvice = {
   avoid:
     'Avoid common passwords, names, dates and keyboard patterns. You do not need symbols, digits or capital letters.',
   weak: 'That password is too easy to guess.',
+  weakTip: 'Try a few unrelated words together, as the advice below says.',
   tooShort: 'Use at least 12 characters.',
   mismatch: 'The two new passwords are not the same.',
 } as const;

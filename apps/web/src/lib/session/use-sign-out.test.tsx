@@ -2,6 +2,7 @@ import { authTokenResultSchema, type Scope } from '@entry/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { rememberLink } from '../pending-verification.ts';
 import { authTokenResult, renderPortalPage } from './portal-test-kit.tsx';
 import { useSignOut } from './use-sign-out.ts';
 
@@ -56,5 +57,31 @@ describe('useSignOut', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(location()).toBe('/a/sign-in'));
     expect(page.api('customer').tokens.get()).toBeNull();
+  });
+
+  it('returns a consumer to the question their link asks, not to the three questions', async () => {
+    const page = renderPortalPage(<SignOutButton scope="consumer" />, {
+      path: '/c/account-summary',
+      routes: { 'POST /api/auth/v1/consumer/sign-out': signedOut },
+    });
+    rememberLink(window.sessionStorage, {
+      token: 'link-1',
+      signInType: 'PostalCode',
+      customerId: 1001,
+      subdomain: 'sender',
+    });
+    page.api('consumer').tokens.set(authTokenResultSchema.parse(authTokenResult({ accessType: 'Consumer' })));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(location()).toBe('/c/verify-token'));
+  });
+
+  it('returns a consumer who came without a link to the three questions', async () => {
+    const page = renderPortalPage(<SignOutButton scope="consumer" />, {
+      path: '/c/',
+      routes: { 'POST /api/auth/v1/consumer/sign-out': signedOut },
+    });
+    page.api('consumer').tokens.set(authTokenResultSchema.parse(authTokenResult({ accessType: 'Consumer' })));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(location()).toBe('/c/verify-identity'));
   });
 });

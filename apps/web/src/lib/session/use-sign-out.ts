@@ -16,7 +16,7 @@ export type SignOutCause = 'person' | 'idle';
  * also forgets the customer portal launched in this tab, whose session the server ends with it.
  */
 export function useSignOut(scope: Scope, cause: SignOutCause = 'person') {
-  const { api } = usePortalServices();
+  const { api, storage } = usePortalServices();
   const navigate = useNavigate();
   const [signingOut, setSigningOut] = useState(false);
 
@@ -33,7 +33,9 @@ export function useSignOut(scope: Scope, cause: SignOutCause = 'person') {
     }
     if (cause === 'idle') notify(sessionMessages.idleSignedOut, 'untilActivity');
     else notify(sessionMessages.signedOut);
-    navigate(launched ? paths.adminPortal.home.href() : scopeStartPath(scope), { replace: true });
+    navigate(launched ? paths.adminPortal.home.href() : scopeStartPath(scope, storage), {
+      replace: true,
+    });
   }
 
   return { signOut, signingOut };
