@@ -207,11 +207,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     app.addHook('preClose', async () => {
       closing = true;
     });
-    app.addHook('onSend', (_request, reply, payload, done) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       if (closing) reply.header('connection', 'close');
       // Fastify closes the connection on an oversized body, so a client still sending it meets a
-      // reset instead of the 413. Node reads the rest and drops it instead, within requestArrivalMs.
-      else if (reply.statusCode === 413) reply.removeHeader('connection');
+      // reset instead of the 413. Node reads the rest and drops it instead, within requestArrivalMs,
+      // unless the client itself asked to close: then Fastify's own close answers it whole.
+      else if (reply.statusCode === 413 && request.headers.connection?.toLowerCase() !== 'close')
+        reply.removeHeader('connection');
       done(null, payload);
     });
 

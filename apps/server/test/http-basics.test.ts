@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { appConfigSchema } from '@entry/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,6 +90,35 @@ describe(`HTTP basics: documents, errors, headers, the web app (${databaseLabel}
     const [head = '', text = ''] = received.split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 413 /);
     expect(JSON.parse(text)).toEqual(tooLarge);
+  });
+
+  it('answers 413 whole to a client that asks to close the connection', async () => {
+    const { port } = new URL(server.baseUrl);
+    const body = JSON.stringify({ username: 'a', password: 'x'.repeat(70_000) });
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const request = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/api/auth/v1/admin/sign-in',
+            headers: { 'content-type': 'application/json', connection: 'close' },
+          },
+          (response) => {
+            let text = '';
+            response.on('data', (chunk: Buffer) => {
+              text += chunk.toString('utf8');
+            });
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+          },
+        );
+        request.on('error', reject);
+        request.end(body);
+      });
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.text)).toEqual(tooLarge);
+    }
   });
 
   it('answers an unknown API path with 404 ItemNotFound', async () => {
