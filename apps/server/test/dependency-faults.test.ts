@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -14,6 +13,7 @@ import {
   call,
   createTestDatabase,
   databaseLabel,
+  freePort,
   startTestServer,
   type TestDatabase,
   type TestServer,
@@ -25,16 +25,6 @@ import {
  * (a proxy the test controls stands in front of it), Redis killed or frozen (a redis-server of the
  * test's own), PostgreSQL absent at start, and the embedded database's thread flooded.
  */
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const address = probe.address();
-  probe.close();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 const signIn = (server: TestServer, password: string) =>
   call(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', {

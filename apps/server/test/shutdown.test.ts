@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -12,6 +12,7 @@ import { type DatabaseHandle, openDatabase } from '../src/db/index.ts';
 import {
   createTestDatabase,
   databaseLabel,
+  freePort,
   startTestServer,
   TestClock,
   type TestDatabase,
@@ -28,16 +29,6 @@ function databaseEnv(database: TestDatabase, webDist: string): Record<string, st
   if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;
   if (database.authSigningKey !== undefined) env.AUTH_SIGNING_KEY = database.authSigningKey;
   return env;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const address = probe.address();
-  probe.close();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /** Resolves once `check` passes, re-checking on each turn of the event loop. */
