@@ -1,7 +1,9 @@
 import { userInfo } from 'node:os';
+import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
+import { sendControlCommand } from '../db/data-dir-lock.ts';
 import { type DatabaseHandle, openDatabase } from '../db/index.ts';
 import { ApiError } from '../refusals.ts';
 import { createAuditLog } from '../services/audit.ts';
@@ -78,7 +80,7 @@ export function usage(): string {
     `${invocation} demo [--json]    create and print the demo data`,
     `${invocation} --version        print the version`,
     '',
-    'Operator commands (they use DATABASE_URL, or the PGlite database in DATA_DIR while no server holds it):',
+    'Operator commands (they use DATABASE_URL, or the PGlite database in DATA_DIR, through the server when one holds it):',
     '',
     ...operatorCommands.map((command) => `${commandUsage(command)}\n`),
     `Add --help (or -h) to any command for its options. Reference: docs/operations.md.`,
@@ -210,12 +212,49 @@ export async function runCli(argv: readonly string[], env: CliEnvironment): Prom
   }
 }
 
-/** `runCli` as main.ts uses it: the configured database, opened when needed and closed after. */
+/** Options whose value names a file: made absolute before a command is run in another process. */
+const fileOptions = ['file', 'out', 'logo'];
+
+/** `argv` with the files it names resolved against this process's working directory. */
+export function withAbsoluteFiles(argv: readonly string[]): string[] {
+  return argv.map((arg, index) => {
+    const previous = argv[index - 1];
+    if (previous !== undefined && fileOptions.some((name) => previous === `--${name}`) && arg !== 'none') {
+      return path.resolve(arg);
+    }
+    const inline = /^--([a-z]+)=(.+)$/.exec(arg);
+    if (
+      inline?.[1] !== undefined &&
+      inline[2] !== undefined &&
+      fileOptions.includes(inline[1]) &&
+      inline[2] !== 'none'
+    ) {
+      return `--${inline[1]}=${path.resolve(inline[2])}`;
+    }
+    return arg;
+  });
+}
+
+/**
+ * `runCli` as main.ts uses it. With the embedded database held by a running server, the command
+ * is sent to that server over the data directory's socket and runs there, with the same output
+ * and exit code; otherwise the configured database is opened when needed and closed after.
+ */
 export async function runOperatorCli(argv: readonly string[], config: Config): Promise<number> {
+  const actor = loginName();
+  if (config.databaseUrl === undefined) {
+    const exit = await sendControlCommand(
+      config.dataDir,
+      { argv: withAbsoluteFiles(argv), actor },
+      { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) },
+    );
+    if (exit !== undefined) return exit;
+  }
   let handle: DatabaseHandle | undefined;
   try {
     return await runCli(argv, {
       config,
+      actor,
       stdout: process.stdout,
       stderr: process.stderr,
       database: async () => {

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import pinoPretty from 'pino-pretty';
@@ -9,6 +10,7 @@ import { demoLinks } from '../demo/links.ts';
 import { ensureDemoData } from '../demo/seed.ts';
 import { resolvePepper } from '../services/secrets.ts';
 import { writeDemoFile } from './demo-file.ts';
+import { runCli } from './operator.ts';
 
 /**
  * The reader of the server's output (a terminal, a log shipper's pipe) can go away while the server
@@ -33,6 +35,16 @@ export function bufferedLogOutput(fd = 1) {
   const output = pino.destination({ dest: fd, sync: true, minLength: 4096, periodicFlush: 1000 });
   process.once('exit', () => output.flush());
   return output;
+}
+
+/** A stream whose text goes to `write`, as the control socket relays a command's output. */
+function textSink(write: (text: string) => void): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      write(chunk.toString('utf8'));
+      done();
+    },
+  });
 }
 
 /** Lines for a person at a terminal: one readable line each, without the process's id and host. */
@@ -71,6 +83,16 @@ export async function serve(configured: Config): Promise<number> {
     mkdirSync(config.dataDir, { recursive: true });
     writeDemoFile(config, demo);
     app = await buildApp(config, { database, logStream: logOutput.stream });
+    // Operator commands reach this server while it holds the embedded database.
+    database.serveControlCommands?.((command, output) =>
+      runCli(command.argv, {
+        config,
+        stdout: textSink(output.stdout),
+        stderr: textSink(output.stderr),
+        database: async () => database,
+        actor: command.actor,
+      }),
+    );
     if (created) app.log.info('demo data created');
     await app.listen({ port: config.port, host: config.bindAddress });
     logOutput.flush();

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import { ConfigError } from '../config.ts';
@@ -18,10 +18,21 @@ export class DataDirInUseError extends Error {
   }
 }
 
+/**
+ * What the holder does with a command sent over its socket (the operator CLI's, while the holder
+ * serves): runs it, writing its output to `stdout` and `stderr`, and answers its exit code.
+ */
+export type ControlCommandHandler = (
+  command: { argv: string[]; actor: string },
+  output: { stdout(text: string): void; stderr(text: string): void },
+) => Promise<number>;
+
 /** The holder of a data directory: a Unix socket it listens on in that directory. */
 export interface DataDirLock {
   /** The socket's path as bound: absolute, relative to the working directory, or through /proc. */
   readonly socketPath: string;
+  /** From now on, a connection that sends a command after the greeting has it run by `handler`. */
+  serveCommands(handler: ControlCommandHandler): void;
   /** Stops listening and removes the socket file. */
   release(): void;
 }
@@ -61,23 +72,72 @@ function socketAddress(dataDir: string): SocketAddress {
   );
 }
 
-/** Each connection learns who holds the directory: one JSON line, then the end. */
-function greet(socket: Socket): void {
+/** How long the holder waits for a command after its greeting. */
+const commandWaitMs = 5000;
+
+/**
+ * Each connection learns who holds the directory: one JSON line. Without a command handler, or
+ * when no command comes, that is all; with one, a command line (`{"argv":[...],"actor":"..."}`)
+ * is run and answered with `{"stdout":...}` and `{"stderr":...}` lines and a last `{"exit":n}`.
+ */
+function greet(socket: Socket, handler: ControlCommandHandler | undefined): void {
   socket.on('error', () => undefined);
   // A prober that never hangs up must not keep this process alive.
   socket.unref();
-  socket.end(`${JSON.stringify({ pid: process.pid })}\n`);
+  const greeting = `${JSON.stringify({ pid: process.pid })}\n`;
+  if (handler === undefined) {
+    socket.end(greeting);
+    return;
+  }
+  socket.write(greeting);
+  socket.setTimeout(commandWaitMs, () => socket.end());
+  let received = '';
+  const onData = (chunk: Buffer) => {
+    received += chunk.toString('utf8');
+    const end = received.indexOf('\n');
+    if (end < 0) return;
+    socket.off('data', onData);
+    socket.setTimeout(0);
+    const command = commandOf(received.slice(0, end));
+    if (command === undefined) {
+      socket.end(
+        `${JSON.stringify({ stderr: 'The control socket takes one command line.\n' })}\n${JSON.stringify({ exit: 2 })}\n`,
+      );
+      return;
+    }
+    const send = (line: object) => socket.write(`${JSON.stringify(line)}\n`);
+    handler(command, { stdout: (text) => send({ stdout: text }), stderr: (text) => send({ stderr: text }) })
+      .catch(() => 1)
+      .then((exit) => socket.end(`${JSON.stringify({ exit })}\n`));
+  };
+  socket.on('data', onData);
+}
+
+function commandOf(line: string): { argv: string[]; actor: string } | undefined {
+  try {
+    const { argv, actor } = JSON.parse(line) as { argv?: unknown; actor?: unknown };
+    if (!Array.isArray(argv) || !argv.every((arg) => typeof arg === 'string')) return undefined;
+    if (typeof actor !== 'string' || actor === '') return undefined;
+    return { argv, actor };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Listens on `socketPath`, or resolves undefined when its file exists (held, or left stale). */
-function listenOn(socketPath: string): Promise<Server | undefined> {
+function listenOn(
+  socketPath: string,
+  handlerOf: () => ControlCommandHandler | undefined,
+): Promise<Server | undefined> {
   return new Promise((resolve, reject) => {
-    const server = createServer(greet);
+    const server = createServer((socket) => greet(socket, handlerOf()));
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') resolve(undefined);
       else reject(error);
     });
     server.listen(socketPath, () => {
+      // Only the owner may connect: a command run here acts with the server's rights.
+      chmodSync(socketPath, 0o600);
       // Holding the lock is no reason to keep running; an accept error later loses nothing held.
       server.unref();
       server.on('error', () => undefined);
@@ -134,11 +194,15 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   mkdirSync(dataDir, { recursive: true });
   const address = socketAddress(dataDir);
   try {
+    let handler: ControlCommandHandler | undefined;
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const server = await listenOn(address.path);
+      const server = await listenOn(address.path, () => handler);
       if (server !== undefined) {
         return {
           socketPath: address.path,
+          serveCommands: (serving) => {
+            handler = serving;
+          },
           release: () => {
             // Closing a listening Unix socket removes its file (libuv does).
             server.close();
@@ -156,4 +220,45 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   }
   address.close();
   throw new Error(`Could not lock the data directory ${dataDir}: its lock socket kept changing hands`);
+}
+
+/**
+ * Sends `command` to the process holding `dataDir` and relays its output: answers the exit code,
+ * or undefined when no holder runs commands there (none holds it, or the holder only greets).
+ */
+export function sendControlCommand(
+  dataDir: string,
+  command: { argv: string[]; actor: string },
+  output: { stdout(text: string): void; stderr(text: string): void },
+): Promise<number | undefined> {
+  const address = socketAddress(dataDir);
+  return new Promise<number | undefined>((resolve, reject) => {
+    const socket = connect(address.path);
+    let received = '';
+    let greeted = false;
+    let exit: number | undefined;
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('utf8');
+      for (let end = received.indexOf('\n'); end >= 0; end = received.indexOf('\n')) {
+        const line = JSON.parse(received.slice(0, end)) as {
+          stdout?: string;
+          stderr?: string;
+          exit?: number;
+        };
+        received = received.slice(end + 1);
+        if (!greeted) {
+          greeted = true;
+          socket.write(`${JSON.stringify(command)}\n`);
+        } else if (line.stdout !== undefined) output.stdout(line.stdout);
+        else if (line.stderr !== undefined) output.stderr(line.stderr);
+        else if (line.exit !== undefined) exit = line.exit;
+      }
+    });
+    socket.on('close', () => resolve(exit));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (!greeted && (error.code === 'ECONNREFUSED' || error.code === 'ENOENT')) resolve(undefined);
+      else if (greeted) resolve(exit);
+      else reject(error);
+    });
+  }).finally(() => address.close());
 }

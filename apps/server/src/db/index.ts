@@ -6,7 +6,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { type Config, databaseDefaults } from '../config.ts';
-import { lockDataDir } from './data-dir-lock.ts';
+import { type ControlCommandHandler, lockDataDir } from './data-dir-lock.ts';
 import { startEmbeddedVacuum } from './embedded-vacuum.ts';
 import type { PgliteThread } from './pglite-thread.ts';
 import { waitForPostgres } from './postgres-wait.ts';
@@ -37,6 +37,11 @@ export interface DatabaseHandle {
   ping(): Promise<void>;
   /** Statements waiting: for a pooled connection on PostgreSQL, for the thread on PGlite. */
   waiting(): number;
+  /**
+   * PGlite only: operator commands sent to the data directory's socket while this process holds
+   * it are run by `handler` (with PostgreSQL the CLI opens the database itself).
+   */
+  serveControlCommands?(handler: ControlCommandHandler): void;
   close(): Promise<void>;
 }
 
@@ -211,6 +216,7 @@ export async function openDatabase(
         await client.query('SELECT 1');
       },
       waiting: () => client.waiting,
+      serveControlCommands: (handler) => lock.serveCommands(handler),
       close: async () => {
         await stopVacuum();
         await client.close();
