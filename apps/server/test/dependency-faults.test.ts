@@ -129,6 +129,8 @@ describe.skipIf(testDatabaseUrl === undefined)('while PostgreSQL is stopped or f
     const { answer, ms } = await timed(() => signIn(server, server.demo.admin.password));
     expect(answer.status).toBe(503);
     expect(ms).toBeLessThan(5000);
+    // The failure is checked on a connection of its own before the database counts as away.
+    await expect.poll(() => server.ctx.dependencies.databaseUnavailable()).toBeDefined();
     await expectRefusedAtOnce();
 
     proxy.thaw();

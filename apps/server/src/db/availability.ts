@@ -95,10 +95,14 @@ export class DatabaseAvailability {
     return this.#unavailableSince;
   }
 
-  /** Notes a failed statement: marks the database unavailable when the failure says it is out of reach. */
+  /**
+   * Notes a failed statement: when the failure says the database is out of reach, asks it at once
+   * on a connection of its own and marks it unavailable only if that fails too, so one dropped
+   * pooled connection is not taken for an outage.
+   */
   noteFailure(error: unknown): void {
-    if (this.#unavailableSince !== undefined || this.#stopped || !isDatabaseUnreachable(error)) return;
-    this.#markUnavailable(error);
+    if (!isDatabaseUnreachable(error)) return;
+    void this.recheck(error);
   }
 
   /**

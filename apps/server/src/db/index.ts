@@ -103,7 +103,7 @@ async function migratePglite(client: PgliteThread): Promise<string[]> {
  * DATABASE_STATEMENT_TIMEOUT_MS (the server's own bound) plus the grace (the client's, for a
  * server too frozen to cancel anything).
  */
-export const postgresTimeouts = { acquireMs: 3000, answerGraceMs: 2000 } as const;
+export const postgresTimeouts = { acquireMs: 3000, answerGraceMs: 2000, probeMs: 1000 } as const;
 
 /** Migrations run on a connection of their own, without the request timeouts. */
 async function migratePostgres(connectionString: string): Promise<string[]> {
@@ -173,8 +173,20 @@ export async function openDatabase(
       onBackgroundError: (listener) => {
         backgroundErrorListener = listener;
       },
+      // On a connection of its own: a pooled one may be a dropped connection not yet reported.
       ping: async () => {
-        await pool.query('SELECT 1');
+        const client = new pg.Client({
+          connectionString: config.databaseUrl,
+          connectionTimeoutMillis: postgresTimeouts.probeMs,
+          query_timeout: postgresTimeouts.probeMs,
+        });
+        client.on('error', () => undefined);
+        try {
+          await client.connect();
+          await client.query('SELECT 1');
+        } finally {
+          await client.end().catch(() => undefined);
+        }
       },
       waiting: () => pool.waitingCount,
       close: () => pool.end(),

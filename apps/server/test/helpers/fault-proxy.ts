@@ -23,9 +23,10 @@ export class FaultProxy {
       const upstream = connect(this.#target.port, this.#target.host);
       const pair: [Socket, Socket] = [client, upstream];
       this.#pairs.add(pair);
-      if (this.#frozen) for (const socket of pair) socket.pause();
       client.pipe(upstream);
       upstream.pipe(client);
+      // After the pipes, which would otherwise start the flow again.
+      if (this.#frozen) for (const socket of pair) socket.pause();
       const end = () => {
         this.#pairs.delete(pair);
         client.destroy();
