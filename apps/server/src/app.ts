@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type DatabaseHandle, openDatabase } from './db/index.ts';
@@ -9,6 +9,7 @@ import { installDatabaseOutageGuard } from './dependency-outages.ts';
 import { handleError } from './errors.ts';
 import { redactedLogPaths, redactUrl } from './log-redaction.ts';
 import { createServerMetrics, installMetrics } from './metrics.ts';
+import { openApiOptions } from './openapi.ts';
 import { refuse } from './refusals.ts';
 import { installCrossSiteGuard } from './request-guards.ts';
 import { OneLinePerRequest, requestLogger } from './request-log.ts';
@@ -271,19 +272,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         xXssProtection: false,
       },
     });
-    await app.register(fastifySwagger, {
-      openapi: {
-        info: {
-          title: 'Entry and sign-in API',
-          description: 'Every call of the specification, section 7 (DESIGN.md section 5).',
-          version: '1.0.0',
-        },
-        components: {
-          securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-        },
-      },
-      transform: jsonSchemaTransform,
-    });
+    await app.register(fastifySwagger, openApiOptions(config));
 
     for (const plugin of routePlugins) await app.register(plugin(ctx));
 
