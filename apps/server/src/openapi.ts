@@ -66,12 +66,15 @@ const retryAfterHeader = {
 
 type ResponsesByPath = Record<string, Record<string, { responses?: Record<string, { headers?: unknown }> }>>;
 
-/** Every 429 and 503 says `Retry-After`, which the schemas of bodies cannot. */
+/**
+ * Every 429, and the 503 of a database outage, says `Retry-After`, which the schemas of bodies
+ * cannot; a probe's 503 says what is wrong instead.
+ */
 function withRetryAfter(paths: ResponsesByPath): ResponsesByPath {
-  for (const operations of Object.values(paths)) {
+  for (const [url, operations] of Object.entries(paths)) {
     for (const operation of Object.values(operations)) {
       for (const [status, answer] of Object.entries(operation.responses ?? {})) {
-        if (status === '429' || status === '503') {
+        if (status === '429' || (status === '503' && !probePaths.has(url))) {
           answer.headers = { 'Retry-After': retryAfterHeader };
         }
       }

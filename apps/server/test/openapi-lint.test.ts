@@ -99,7 +99,7 @@ describe(`the OpenAPI document against Redocly's recommended rules (${databaseLa
     );
   });
 
-  it('lists the JWKS, 429 with Retry-After on every failure-limited call, and both credentials', () => {
+  it('lists the JWKS, Retry-After where the server sends it, and both credentials', () => {
     const full = document as unknown as {
       paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>;
       components: { securitySchemes: Record<string, { type: string; in?: string }> };
@@ -109,6 +109,10 @@ describe(`the OpenAPI document against Redocly's recommended rules (${databaseLa
       const answer = full.paths[route]?.[method]?.responses['429'];
       expect(answer?.headers, `${method} ${route}`).toHaveProperty('Retry-After');
     }
+    expect(full.paths['/api/auth/v1/access/{subdomain}']?.get?.responses['503']?.headers).toHaveProperty(
+      'Retry-After',
+    );
+    expect(full.paths['/api/ready']?.get?.responses['503']?.headers).toBeUndefined();
     expect(full.components.securitySchemes.refreshCookie).toMatchObject({ type: 'apiKey', in: 'cookie' });
     expect(full.components.securitySchemes.bearer).toMatchObject({ type: 'http' });
   });
