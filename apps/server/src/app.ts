@@ -1,14 +1,16 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config.ts';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { apiDocsPath, registerApiDocs } from './api-docs.ts';
+import { type Config, publicOrigin } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type DatabaseHandle, openDatabase } from './db/index.ts';
 import { installDatabaseOutageGuard } from './dependency-outages.ts';
 import { handleError } from './errors.ts';
 import { redactedLogPaths, redactUrl } from './log-redaction.ts';
 import { createServerMetrics, installMetrics } from './metrics.ts';
+import { openApiOptions } from './openapi.ts';
 import { refuse } from './refusals.ts';
 import { installCrossSiteGuard } from './request-guards.ts';
 import { OneLinePerRequest, requestLogger } from './request-log.ts';
@@ -61,6 +63,28 @@ function contentSecurityPolicy() {
       manifestSrc: ["'self'"],
       objectSrc: ["'none'"],
       baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  };
+}
+
+/**
+ * The API reference (Swagger UI) runs only its own scripts and styles from this server; it fetches
+ * the OpenAPI document, and its "Try it out" calls the API at the document's server.
+ */
+function apiDocsContentSecurityPolicy(config: Config) {
+  return {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'", publicOrigin(config)],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
       formAction: ["'self'"],
       frameAncestors: ["'none'"],
     },
@@ -272,24 +296,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         xPermittedCrossDomainPolicies: false,
         xXssProtection: false,
       },
+      docs: { ...bothKinds, contentSecurityPolicy: apiDocsContentSecurityPolicy(config) },
     });
-    await app.register(fastifySwagger, {
-      openapi: {
-        info: {
-          title: 'Entry and sign-in API',
-          description: 'Every call of the specification, section 7 (DESIGN.md section 5).',
-          version: '1.0.0',
-        },
-        components: {
-          securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-        },
-      },
-      transform: jsonSchemaTransform,
-    });
+    await app.register(fastifySwagger, openApiOptions(config));
 
     for (const plugin of routePlugins) await app.register(plugin(ctx));
 
-    app.get('/api/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    app.get(`${apiDocsPath}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+    registerApiDocs(app);
 
     const sendIndex = await registerWeb(app, config);
     app.setNotFoundHandler((request, reply) => {

@@ -28,7 +28,7 @@ export function databaseUnavailableRefusal() {
   return refusal;
 }
 
-const probePaths = new Set(['/api/health', '/api/ready']);
+export const probePaths: ReadonlySet<string> = new Set(['/api/health', '/api/ready']);
 
 /**
  * Watches the database through the requests' own failures and background work's, and refuses API

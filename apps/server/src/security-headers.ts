@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
+import { apiDocsPath } from './api-docs.ts';
 
 /**
  * Helmet's headers, worked out once. They depend only on the configuration, while
@@ -23,18 +24,30 @@ export function helmetHeaders(options: Readonly<HelmetOptions>): Record<string, 
   return headers;
 }
 
+export type HeaderKind = 'page' | 'api' | 'docs';
+
+/** The API reference's page and files are a document of their own; its OpenAPI JSON is an API answer. */
+export function headerKindOf(url: string): HeaderKind {
+  if (!url.startsWith('/api/')) return 'page';
+  if (url.startsWith(apiDocsPath) && !url.startsWith(`${apiDocsPath}/openapi.json`)) return 'docs';
+  return 'api';
+}
+
 /**
  * Sets helmet's headers on every answer, as the global @fastify/helmet plugin did: the page's on
- * the web app and its files, the API's under `/api/`.
+ * the web app and its files, the API's under `/api/`, and the reference's on `/api/docs`.
  */
 export function installSecurityHeaders(
   app: FastifyInstance,
-  options: { page: Readonly<HelmetOptions>; api: Readonly<HelmetOptions> },
+  options: Readonly<Record<HeaderKind, Readonly<HelmetOptions>>>,
 ): void {
-  const pageHeaders = helmetHeaders(options.page);
-  const apiHeaders = helmetHeaders(options.api);
+  const headers: Record<HeaderKind, Record<string, string>> = {
+    page: helmetHeaders(options.page),
+    api: helmetHeaders(options.api),
+    docs: helmetHeaders(options.docs),
+  };
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/') ? apiHeaders : pageHeaders);
+    reply.headers(headers[headerKindOf(request.url)]);
     done();
   });
 }

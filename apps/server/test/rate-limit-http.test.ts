@@ -46,6 +46,7 @@ describe(`per-IP failure limit over HTTP (${databaseLabel})`, () => {
     for (const response of refused) {
       expect(response.status).toBe(429);
       expect(response.body).toEqual({ errorCode: 'ToManyRequests', message: expect.any(String), errors: [] });
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
 
     server.clock.advanceMinutes(20);

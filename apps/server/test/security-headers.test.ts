@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { helmetHeaders } from '../src/security-headers.ts';
+import { headerKindOf, helmetHeaders } from '../src/security-headers.ts';
 
 describe('helmetHeaders', () => {
   const base = {
@@ -25,5 +25,19 @@ describe('helmetHeaders', () => {
     });
     expect(headers['strict-transport-security']).toBe(expectedHsts);
     expect(headers['cross-origin-embedder-policy']).toBeUndefined();
+  });
+});
+
+describe('headerKindOf', () => {
+  it.each([
+    ['/', 'page'],
+    ['/c/verify-identity?token=x', 'page'],
+    ['/assets/app.js', 'page'],
+    ['/api/health', 'api'],
+    ['/api/docs/openapi.json', 'api'],
+    ['/api/docs', 'docs'],
+    ['/api/docs/start.js', 'docs'],
+  ] as const)('gives %s the headers of the %s', (url, kind) => {
+    expect(headerKindOf(url)).toBe(kind);
   });
 });

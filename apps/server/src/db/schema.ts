@@ -151,7 +151,7 @@ export const refreshTokens = pgTable('refresh_tokens', {
 export const signingKeys = pgTable('signing_keys', {
   kid: text('kid').primaryKey(),
   algorithm: text('algorithm').notNull().default('EdDSA'),
-  publicJwk: jsonb('public_jwk').$type<Record<string, string>>().notNull(),
+  publicJwk: jsonb('public_jwk').$type<{ kty: string; crv: string; x: string }>().notNull(),
   privatePkcs8: text('private_pkcs8').notNull(),
   createdAt: at('created_at').notNull().defaultNow(),
   retiredAt: at('retired_at'),

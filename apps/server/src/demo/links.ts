@@ -27,7 +27,7 @@ export function demoLinks(config: Config, demo: DemoData): string {
     `  Admin sign-in           ${appsOrigin(config)}/a/sign-in  (${demo.admin.username} / ${demo.admin.password})`,
     `  Customer sign-in        ${appsOrigin(config)}/d/sign-in  (${demo.customer.username} / ${demo.customer.password})`,
     `  Email preferences       ${tenantOrigin}/unsubscribe?token=${encodeURIComponent(demo.emailSubscription.token)}`,
-    `  API description         ${publicOrigin(config)}/api/docs/openapi.json`,
+    `  API reference           ${publicOrigin(config)}/api/docs  (OpenAPI: /api/docs/openapi.json)`,
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -35,7 +35,12 @@ export function accessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/auth/v1/access/:subdomain',
       {
         ...hotReadOptions,
-        schema: { tags: ['access'], params: z.strictObject({ subdomain: subdomainParamSchema }), response },
+        schema: {
+          summary: "A tenant's sign-in target and contact details, by subdomain",
+          tags: ['access'],
+          params: z.strictObject({ subdomain: subdomainParamSchema }),
+          response,
+        },
       },
       async (request) => {
         return lookUp({ subdomain: request.params.subdomain.toLowerCase() });
@@ -47,6 +52,8 @@ export function accessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         logLevel: 'warn',
         schema: {
+          summary: "A tenant's logo, by the digest of its content",
+          description: 'An unknown tenant or digest answers 404 with the error body.',
           tags: ['access'],
           params: z.strictObject({
             subdomain: subdomainParamSchema,
@@ -70,7 +77,12 @@ export function accessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/auth/v1/access/customer/:customerId',
       {
         ...hotReadOptions,
-        schema: { tags: ['access'], params: z.strictObject({ customerId: customerIdSchema }), response },
+        schema: {
+          summary: "A tenant's sign-in target and contact details, by customer id",
+          tags: ['access'],
+          params: z.strictObject({ customerId: customerIdSchema }),
+          response,
+        },
       },
       async (request) => {
         return lookUp({ customerId: request.params.customerId });

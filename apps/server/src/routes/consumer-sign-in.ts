@@ -22,6 +22,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { failureLimited: true },
         schema: {
+          summary: 'Sign a consumer in with a Direct letter link',
           tags: ['consumer'],
           body: identityTokenSignInRequestSchema,
           response: { 200: authTokenResultSchema, 400: errorBodySchema, 404: errorBodySchema },
@@ -39,6 +40,9 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { failureLimited: true },
         schema: {
+          summary: 'Sign a consumer in by verifying their details',
+          description:
+            'Where the tenant requires MFA, the tokens are of a pending session and a code is mailed.',
           tags: ['consumer'],
           body: lookupSignInRequestSchema,
           response: {
@@ -65,6 +69,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { failureLimited: true },
         preHandler: pendingOnly,
         schema: {
+          summary: 'Complete a pending consumer sign-in with the mailed code',
           tags: ['consumer'],
           security: [{ bearer: [] }],
           querystring: mfaQuerySchema,
@@ -90,6 +95,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { failureLimited: true },
         preHandler: pendingOnly,
         schema: {
+          summary: 'Mail a new code for a pending consumer sign-in',
           tags: ['consumer'],
           security: [{ bearer: [] }],
           querystring: z.strictObject({}),

@@ -14,6 +14,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { failureLimited: true },
         schema: {
+          summary: 'Sign in as a customer user with a launch token from an admin',
           tags: ['customer'],
           body: launchTokenSignInRequestSchema,
           response: {

@@ -68,6 +68,7 @@ export function emailSubscriptionRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       {
         config: { failureLimited: 'read' },
         schema: {
+          summary: "Read an address's e-mail subscription by its signed token",
           tags: ['email subscription'],
           params: z.strictObject({ token: subscriptionTokenParamSchema }),
           response,
@@ -85,7 +86,12 @@ export function emailSubscriptionRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       '/api/v1/communication/email/subscription',
       {
         config: { failureLimited: 'read' },
-        schema: { tags: ['email subscription'], querystring: subscriptionUpdateQuerySchema, response },
+        schema: {
+          summary: "Subscribe or unsubscribe an address's e-mail by its signed token",
+          tags: ['email subscription'],
+          querystring: subscriptionUpdateQuerySchema,
+          response,
+        },
       },
       async (request) => {
         const subject = subjectOf(request.query.Token);
@@ -113,7 +119,12 @@ export function emailSubscriptionRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         {
           // Mail providers post it from their own hosts (RFC 8058).
           config: { failureLimited: 'read', crossSiteAllowed: true },
-          schema: { tags: ['email subscription'], querystring: oneClickUnsubscribeQuerySchema, response },
+          schema: {
+            summary: 'Unsubscribe with one click from a mail (RFC 8058)',
+            tags: ['email subscription'],
+            querystring: oneClickUnsubscribeQuerySchema,
+            response,
+          },
         },
         async (request) => change(request, subjectOf(request.query.token), true, 'one-click'),
       );

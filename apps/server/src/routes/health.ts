@@ -19,7 +19,11 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/health',
       {
         ...probe,
-        schema: { tags: ['operations'], response: { 200: z.object({ status: z.literal('ok') }) } },
+        schema: {
+          summary: 'Liveness: the process answers',
+          tags: ['operations'],
+          response: { 200: z.object({ status: z.literal('ok') }) },
+        },
       },
       async (_request, reply) => {
         reply.header('Cache-Control', 'no-store');
@@ -32,6 +36,7 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         ...probe,
         schema: {
+          summary: 'Readiness: the database answers and is migrated',
           tags: ['operations'],
           response: {
             200: z.discriminatedUnion('status', [

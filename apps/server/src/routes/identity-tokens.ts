@@ -68,7 +68,10 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { failureLimited: 'read' },
         ...hotReadOptions,
         schema: {
+          summary: 'Read a letter link (identity token)',
+          description: "Payment data only with a bearer token of the link's consumer in a full session.",
           tags: ['consumer'],
+          security: [{}, { bearer: [] }],
           params,
           querystring: identityTokenQuerySchema,
           response: { 200: consumerIdentityTokenSchema, 400: errorBodySchema, 404: errorBodySchema },
@@ -107,7 +110,10 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { failureLimited: 'read' },
         ...hotReadOptions,
         schema: {
+          summary: 'Read a letter link that must not have expired',
+          description: "Payment data only with a bearer token of the link's consumer in a full session.",
           tags: ['consumer'],
+          security: [{}, { bearer: [] }],
           params,
           querystring: z.strictObject({}),
           response: {

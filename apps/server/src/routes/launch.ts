@@ -18,6 +18,7 @@ export function launchRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           config: { failureLimited: true },
           preHandler: requireSession(ctx, 'admin'),
           schema: {
+            summary: `Launch a ${kind === 'customer' ? 'customer portal' : 'DashBilling'} sign-in for a tenant`,
             tags: ['launch'],
             security: [{ bearer: [] }],
             params: z.strictObject({ customerId: customerIdSchema }),

@@ -16,7 +16,10 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         `/api/auth/v1/${scope}/refresh`,
         {
           schema: {
+            summary: `Renew ${scope} tokens with the refresh token`,
+            description: 'The refresh token comes from its cookie, or else from `refreshToken` in the body.',
             tags: [scope],
+            security: [{ refreshCookie: [] }, {}],
             body: refreshRequestSchema,
             response: { 200: authTokenResultSchema, 400: errorBodySchema, 401: errorBodySchema },
           },
@@ -39,7 +42,10 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         `/api/auth/v1/${scope}/sign-out`,
         {
           schema: {
+            summary: `End the ${scope} session`,
+            description: 'The session is named by its bearer token (even expired) or its refresh token.',
             tags: [scope],
+            security: [{ bearer: [] }, { refreshCookie: [] }, {}],
             body: refreshRequestSchema,
             response: { 204: noContentSchema, 400: errorBodySchema },
           },

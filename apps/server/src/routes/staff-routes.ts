@@ -17,6 +17,8 @@ const errors = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((status) => [status, errorBodySchema]));
 export const noContentSchema = z.null().describe('No content');
 
+const article = (kind: StaffKind) => (kind === 'admin' ? 'an admin' : 'a customer user');
+
 /** Password sign-in, reset and change: the same calls for admins and customers. */
 export function registerStaffPasswordRoutes(
   zodApp: Parameters<FastifyPluginAsyncZod>[0],
@@ -30,6 +32,7 @@ export function registerStaffPasswordRoutes(
     {
       config: { failureLimited: true },
       schema: {
+        summary: `Sign in as ${article(kind)} with username and password`,
         tags: [kind],
         body: passwordSignInRequestSchema,
         response: { 200: authTokenResultSchema, ...errors(400, 401, 429) },
@@ -47,6 +50,7 @@ export function registerStaffPasswordRoutes(
     {
       config: { failureLimited: true },
       schema: {
+        summary: `Mail ${article(kind)} a password reset link`,
         tags: [kind],
         body: passwordResetRequestSchema,
         response: { 204: noContentSchema, ...errors(400, 429) },
@@ -63,7 +67,10 @@ export function registerStaffPasswordRoutes(
     {
       config: { failureLimited: true },
       schema: {
+        summary: `Set ${article(kind)}'s new password with a reset token`,
+        description: 'A bearer token or refresh cookie names the session to keep; every other one ends.',
         tags: [kind],
+        security: [{}, { bearer: [] }, { refreshCookie: [] }],
         body: passwordChangeRequestSchema,
         response: { 204: noContentSchema, ...errors(400, 401, 404, 409, 429) },
       },

@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { calculateJwkThumbprint, type JWK } from 'jose';
+import { calculateJwkThumbprint } from 'jose';
 import { type Config, ConfigError } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import {
@@ -28,6 +28,16 @@ export const signingKeyReloadMs = 60_000;
  */
 export const unknownKeyReloadMs = 10_000;
 
+/** A signing key's public half as the JWKS lists it (RFC 8037: an Ed25519 key is an OKP key). */
+export interface PublicJwk {
+  kty: string;
+  crv: string;
+  x: string;
+  kid: string;
+  alg: 'EdDSA';
+  use: 'sig';
+}
+
 export interface SigningKeys {
   /** The newest key that is not retired: new tokens are signed with it. */
   active(): Promise<SigningKey>;
@@ -37,10 +47,10 @@ export interface SigningKeys {
    */
   publicKeyFor(kid: string): Promise<KeyObject | undefined>;
   /** Every public key whose tokens may still be valid (DESIGN.md section 5). */
-  jwks(): Promise<{ keys: JWK[] }>;
+  jwks(): Promise<{ keys: PublicJwk[] }>;
 }
 
-function publicJwkOf(publicKey: KeyObject): Record<string, string> {
+function publicJwkOf(publicKey: KeyObject): { kty: string; crv: string; x: string } {
   const jwk = publicKey.export({ format: 'jwk' });
   return { kty: String(jwk.kty), crv: String(jwk.crv), x: String(jwk.x) };
 }
@@ -128,7 +138,12 @@ export async function loadSigningKeys(
       const oldestUsable = new Date(config.clock.now().getTime() - usableFor);
       const rows = await signingKeysInUse(db, oldestUsable);
       return {
-        keys: rows.map((row) => ({ ...row.publicJwk, kid: row.kid, alg: 'EdDSA', use: 'sig' })),
+        keys: rows.map((row) => ({
+          ...row.publicJwk,
+          kid: row.kid,
+          alg: 'EdDSA' as const,
+          use: 'sig' as const,
+        })),
       };
     },
   };

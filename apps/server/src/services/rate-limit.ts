@@ -1,3 +1,4 @@
+import { errorBodySchema } from '@entry/domain';
 import type {
   FastifyInstance,
   FastifyReply,
@@ -281,6 +282,11 @@ export function installFailureLimiter(app: FastifyInstance, options: FailureLimi
   app.addHook('onRoute', (route) => {
     const mode = route.config?.failureLimited;
     if (mode === undefined) return;
+    const response = route.schema?.response;
+    if (route.schema !== undefined && typeof response === 'object' && response !== null) {
+      // A copy, as the cross-site guard makes: routes may share one response object.
+      route.schema = { ...route.schema, response: { 429: errorBodySchema, ...response } };
+    }
     if (mode === true) route.onRequest = [payBeforeAttempt, ...hooksOf(route.onRequest)];
     route.onSend = [settle(mode), ...hooksOf(route.onSend)];
   });
