@@ -108,6 +108,8 @@ export const postgresTimeouts = { acquireMs: 3000, answerGraceMs: 2000, probeMs:
 /** Migrations run on a connection of their own, without the request timeouts. */
 async function migratePostgres(connectionString: string): Promise<string[]> {
   const client = new pg.Client({ connectionString });
+  // A connection lost between statements fails the next one; it must not end the process.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query('BEGIN');
@@ -162,6 +164,9 @@ export async function openDatabase(
     // pool replaces it on the next query, so the error is only reported.
     let backgroundErrorListener = reportToStderr;
     pool.on('error', (error) => backgroundErrorListener(error, 'database connection lost'));
+    // A connection lost while checked out between two statements would be an uncaught error: the
+    // statement that uses it next fails instead, and the pool drops it.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzlePg(pool, { schema });
     runners.set(db, async (statement, values) => {
       const result = await pool.query({ name: statement.name, text: statement.text, values });
