@@ -1,46 +1,10 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/index.ts';
+import { runMain, runMainFrom, serverRoot } from './cli-helpers.ts';
 import { createTestDatabase, databaseLabel, type TestDatabase, testDatabaseUrl } from './helpers/server.ts';
-
-const serverRoot = path.resolve(import.meta.dirname, '..');
-
-/** tsx's loader by its file, for a process started outside the project, where `--import tsx` cannot find it. */
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-
-/** `tsx src/main.ts ...` as an operator runs it (npm run cli -- ...), in a process of its own. */
-async function runMain(env: Record<string, string>, ...args: string[]) {
-  return runMainFrom(serverRoot, env, ...args);
-}
-
-/** The same, started in `cwd`, as a service manager may start it. */
-async function runMainFrom(cwd: string, env: Record<string, string>, ...args: string[]) {
-  const child = spawn(
-    process.execPath,
-    ['--import', tsxLoader, path.join(serverRoot, 'src/main.ts'), ...args],
-    {
-      cwd,
-      env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8');
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
-}
 
 describe(`the operator CLI as a process (${databaseLabel})`, () => {
   let database: TestDatabase;

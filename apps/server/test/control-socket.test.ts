@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMain, serverRoot } from './cli-helpers.ts';
 import { freePort, testDatabaseUrl } from './helpers/server.ts';
 
 /**
@@ -11,26 +12,6 @@ import { freePort, testDatabaseUrl } from './helpers/server.ts';
  * over the data directory's socket and runs there, with the same output and exit codes, so an
  * operator need not stop the product to unlock a user or revoke a mailing.
  */
-
-const serverRoot = path.resolve(import.meta.dirname, '..');
-
-async function runMain(env: Record<string, string>, ...args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-    cwd: serverRoot,
-    env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8');
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
-}
 
 describe.runIf(testDatabaseUrl === undefined)('operator commands against a running server on PGlite', () => {
   let dataDir: string;

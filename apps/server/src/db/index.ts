@@ -9,7 +9,7 @@ import { type Config, databaseDefaults } from '../config.ts';
 import { type ControlCommandHandler, lockDataDir } from './data-dir-lock.ts';
 import { startEmbeddedVacuum } from './embedded-vacuum.ts';
 import type { PgliteThread } from './pglite-thread.ts';
-import { waitForPostgres } from './postgres-wait.ts';
+import { askPostgres, waitForPostgres } from './postgres-wait.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -149,12 +149,13 @@ export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'> &
     Partial<Pick<Config, 'databaseWaitSeconds' | 'databaseStatementTimeoutMs'>>,
 ): Promise<DatabaseHandle> {
-  if (config.databaseUrl !== undefined) {
+  const connectionString = config.databaseUrl;
+  if (connectionString !== undefined) {
     const statementTimeoutMs = config.databaseStatementTimeoutMs ?? databaseDefaults.statementTimeoutMs;
-    await waitForPostgres(config.databaseUrl, config.databaseWaitSeconds ?? databaseDefaults.waitSeconds);
-    await migratePostgres(config.databaseUrl);
+    await waitForPostgres(connectionString, config.databaseWaitSeconds ?? databaseDefaults.waitSeconds);
+    await migratePostgres(connectionString);
     const pool = new pg.Pool({
-      connectionString: config.databaseUrl,
+      connectionString,
       max: 10,
       connectionTimeoutMillis: postgresTimeouts.acquireMs,
       statement_timeout: statementTimeoutMs,
@@ -179,20 +180,7 @@ export async function openDatabase(
         backgroundErrorListener = listener;
       },
       // On a connection of its own: a pooled one may be a dropped connection not yet reported.
-      ping: async () => {
-        const client = new pg.Client({
-          connectionString: config.databaseUrl,
-          connectionTimeoutMillis: postgresTimeouts.probeMs,
-          query_timeout: postgresTimeouts.probeMs,
-        });
-        client.on('error', () => undefined);
-        try {
-          await client.connect();
-          await client.query('SELECT 1');
-        } finally {
-          await client.end().catch(() => undefined);
-        }
-      },
+      ping: () => askPostgres(connectionString, postgresTimeouts.probeMs),
       waiting: () => pool.waitingCount,
       close: () => pool.end(),
     };

@@ -20,6 +20,26 @@ const retryIntervalMs = 1000;
 const connectTimeoutMs = 2000;
 
 /**
+ * Asks PostgreSQL `SELECT 1` on a connection of its own, opened and closed for it, bounded by
+ * `timeoutMs`: whether it answers now, whatever the state of a pool's connections.
+ */
+export async function askPostgres(connectionString: string, timeoutMs: number): Promise<void> {
+  const client = new pg.Client({
+    connectionString,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+  });
+  // A connection lost after it failed must not end the process as an unhandled error event.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
  * Waits until PostgreSQL takes a connection, for at most `waitSeconds`, saying once that it waits:
  * the database of a deployment often starts beside the server, or after it.
  */
@@ -32,16 +52,11 @@ export async function waitForPostgres(
   const deadline = Date.now() + waitSeconds * 1000;
   let waiting = false;
   for (;;) {
-    const client = new pg.Client({ connectionString, connectionTimeoutMillis: connectTimeoutMs });
-    // A connection lost after it failed must not end the process as an unhandled error event.
-    client.on('error', () => undefined);
     try {
-      await client.connect();
-      await client.end();
+      await askPostgres(connectionString, connectTimeoutMs);
       if (waiting) say(`PostgreSQL at ${address} answers`);
       return;
     } catch (error) {
-      await client.end().catch(() => undefined);
       const reason = error instanceof Error ? error.message : String(error);
       if (!isDatabaseUnreachable(error)) {
         throw new DatabaseStartError(`PostgreSQL at ${address} refused the connection: ${reason}`);
