@@ -1,4 +1,5 @@
 export * from './api/schemas.ts';
+export * from './api/second-factors.ts';
 export * from './constants.ts';
 export * from './dates.ts';
 export * from './errors.ts';

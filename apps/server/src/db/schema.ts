@@ -1,4 +1,10 @@
-import type { AccessType, IdentityTokenData, OrganizationContact, SignInType } from '@entry/domain';
+import type {
+  AccessType,
+  IdentityTokenData,
+  OrganizationContact,
+  SignInType,
+  StaffSecondFactorPolicy,
+} from '@entry/domain';
 import {
   bigint,
   boolean,
@@ -33,6 +39,8 @@ export type LaunchKind = 'customer' | 'dashbilling';
 export interface TenantSettings {
   mfaRequired: boolean;
   maxPasswordAgeDays: number | null;
+  /** Whether its customer users are asked for a second factor; absent means optional (migration 0950). */
+  staffSecondFactor?: StaffSecondFactorPolicy;
 }
 
 export const tenants = pgTable('tenants', {
@@ -133,6 +141,8 @@ export const sessions = pgTable('sessions', {
   launchedByAdminId: bigint('launched_by_admin_id', { mode: 'number' }),
   /** The admin session that launched this one: this one lives only while that one does (migration 0920). */
   launchedBySessionId: uuid('launched_by_session_id'),
+  /** When a second factor was last used in this staff session, for a launch's step-up (migration 0950). */
+  secondFactorAt: at('second_factor_at'),
   createdAt: at('created_at').notNull().defaultNow(),
   revokedAt: at('revoked_at'),
   revokedReason: text('revoked_reason'),
@@ -272,3 +282,58 @@ export const linkOpenings = pgTable(
   },
   (table) => [primaryKey({ columns: [table.hour, table.identityTokenGuid, table.ip] })],
 );
+
+/** A staff user's authenticator app; unconfirmed until its first code is accepted (migration 0950). */
+export const staffTotp = pgTable('staff_totp', {
+  staffUserId: bigint('staff_user_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => staffUsers.id, { onDelete: 'cascade' }),
+  /** AES-256-GCM under the configured second-factor key. */
+  secretSealed: text('secret_sealed').notNull(),
+  confirmedAt: at('confirmed_at'),
+  /** The time step of the last accepted code: a code is never accepted twice. */
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  createdAt: at('created_at').notNull().defaultNow(),
+});
+
+export const staffRecoveryCodes = pgTable('staff_recovery_codes', {
+  id: id(),
+  staffUserId: bigint('staff_user_id', { mode: 'number' })
+    .notNull()
+    .references(() => staffUsers.id, { onDelete: 'cascade' }),
+  codeHash: text('code_hash').notNull(),
+  usedAt: at('used_at'),
+  createdAt: at('created_at').notNull().defaultNow(),
+});
+
+export type PasskeyDeviceType = 'singleDevice' | 'multiDevice';
+
+export const staffPasskeys = pgTable('staff_passkeys', {
+  /** base64url, as WebAuthn names the credential. */
+  credentialId: text('credential_id').primaryKey(),
+  staffUserId: bigint('staff_user_id', { mode: 'number' })
+    .notNull()
+    .references(() => staffUsers.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  /** The COSE public key, base64url. */
+  publicKey: text('public_key').notNull(),
+  counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+  transports: jsonb('transports').$type<string[]>().notNull().default([]),
+  deviceType: text('device_type').$type<PasskeyDeviceType>().notNull(),
+  backedUp: boolean('backed_up').notNull(),
+  createdAt: at('created_at').notNull().defaultNow(),
+  lastUsedAt: at('last_used_at'),
+});
+
+export type WebauthnPurpose = 'registration' | 'authentication';
+
+/** Single use, five minutes; bound to the session that asked, or to none for a usernameless sign-in. */
+export const webauthnChallenges = pgTable('webauthn_challenges', {
+  id: uuid('id').primaryKey(),
+  challenge: text('challenge').notNull(),
+  purpose: text('purpose').$type<WebauthnPurpose>().notNull(),
+  kind: text('kind').$type<StaffKind>().notNull(),
+  sessionId: uuid('session_id'),
+  expiresAt: at('expires_at').notNull(),
+  usedAt: at('used_at'),
+});

@@ -59,7 +59,16 @@ export const accessResultSchema = z.object({
 });
 export type AccessResult = z.infer<typeof accessResultSchema>;
 
-export const accessTypes = ['Admin', 'Customer', 'Launched', 'Consumer', 'MfaPending'] as const;
+/** `SecondFactorPending` and `SecondFactorEnrolment`: a staff password sign-in that must still pass or add a second factor. */
+export const accessTypes = [
+  'Admin',
+  'Customer',
+  'Launched',
+  'Consumer',
+  'MfaPending',
+  'SecondFactorPending',
+  'SecondFactorEnrolment',
+] as const;
 export const accessTypeSchema = z.enum(accessTypes);
 export type AccessType = z.infer<typeof accessTypeSchema>;
 
