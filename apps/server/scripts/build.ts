@@ -39,7 +39,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   // Class names as written: pino logs an error's `type` from its constructor's name.
   keepNames: true,
   plugins: [dependenciesFromNodeModules],

@@ -1,3 +1,4 @@
+import './node-version.ts';
 import { readFileSync } from 'node:fs';
 import { assertBuildMatchesSources, runsFromBuild } from './build-check.ts';
 import { demoCommand } from './cli/demo.ts';

@@ -33,6 +33,19 @@ describe(`the operator CLI as a process (${databaseLabel})`, () => {
     }
   });
 
+  it('refuses a Node older than 22 by its version, with exit code 1, before any command runs', async () => {
+    // This Node, reporting itself as 20 before main.ts loads.
+    const asNode20 =
+      "--import=data:text/javascript,Object.defineProperty(process,'versions',{value:{...process.versions,node:'20.20.2'}})";
+    const nodeOptions = [process.env.NODE_OPTIONS, asNode20].filter(Boolean).join(' ');
+    expect(await runMain({ NODE_OPTIONS: nodeOptions }, '--version')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'The server needs Node 22 or later (it is built and tested on Node 24); this is Node 20.20.2.\n',
+    });
+  });
+
   it('creates and lists a tenant through main.ts, with exit codes 0, 1 and 2', async () => {
     const created = await runMain(
       env,

@@ -105,6 +105,7 @@ describe('the log output of `serve`', () => {
     child.kill('SIGTERM');
     await once(child, 'close');
     expect(stdout).toMatch(/INFO.*demo data created/);
+    expect(stdout).toContain(`running on Node ${process.versions.node}`);
     expect(stdout).not.toContain('{"level"');
   }, 100_000);
 });

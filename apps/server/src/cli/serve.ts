@@ -94,6 +94,7 @@ export async function serve(configured: Config): Promise<number> {
       }),
     );
     if (created) app.log.info('demo data created');
+    app.log.info(`running on Node ${process.versions.node}`);
     await app.listen({ port: config.port, host: config.bindAddress });
     logOutput.flush();
     process.stdout.write(`\n${demoLinks(config, demo)}\n`);

@@ -20,8 +20,8 @@ type RequestWithoutId = WithoutId<PgliteRequest>;
 
 /**
  * The thread's first code. From the build, its bundle beside `dist/main.js`; from the sources, tsx's
- * hooks (a Node 20 worker does not inherit them) and then pglite-worker.ts. Both are resolved here,
- * since the thread itself would resolve from the working directory.
+ * hooks (a worker does not inherit them, on Node 20 to 24 alike) and then pglite-worker.ts. Both are
+ * resolved here, since the thread itself would resolve from the working directory.
  */
 const workerBootstrap = runsFromBuild
   ? `import(${JSON.stringify(new URL('./db/pglite-worker.js', import.meta.url).href)})`
