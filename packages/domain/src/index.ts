@@ -2,6 +2,7 @@ export * from './api/schemas.ts';
 export * from './constants.ts';
 export * from './dates.ts';
 export * from './errors.ts';
+export * from './hosts.ts';
 export * from './lock-policy.ts';
 export * from './messages.ts';
 export * from './scopes.ts';
