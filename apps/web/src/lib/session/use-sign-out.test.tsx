@@ -84,4 +84,21 @@ describe('useSignOut', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(location()).toBe('/c/verify-identity'));
   });
+
+  it('leads a consumer who came with a Direct link to the signed-out page, which says it alone', async () => {
+    const page = renderPortalPage(<SignOutButton scope="consumer" />, {
+      path: '/c/account-summary',
+      routes: { 'POST /api/auth/v1/consumer/sign-out': signedOut },
+    });
+    rememberLink(window.sessionStorage, {
+      token: 'direct-link',
+      signInType: 'Direct',
+      customerId: 1001,
+      subdomain: 'sender',
+    });
+    page.api('consumer').tokens.set(authTokenResultSchema.parse(authTokenResult({ accessType: 'Consumer' })));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(location()).toBe('/c/signed-out'));
+    expect(page.notified).toEqual([]);
+  });
 });
