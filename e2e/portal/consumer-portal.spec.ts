@@ -101,8 +101,8 @@ test.describe('consumer sign-in through a link', () => {
     await expectNoAxeViolations();
 
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await expect(page).toHaveURL(`${portal.tenant()}/c/verify-identity`);
-    await expect(page.getByRole('status').filter({ hasText: 'You have signed out.' })).toBeVisible();
+    await expect(page).toHaveURL(`${portal.tenant()}/c/signed-out`);
+    await expect(page.getByRole('status').filter({ hasText: 'You have signed out.' })).toHaveCount(1);
     expect(await page.evaluate(() => sessionStorage.getItem('consumer-token'))).toBeNull();
   });
 
@@ -161,7 +161,7 @@ test.describe('consumer sign-in through a link', () => {
 
     await enterCode(page, firstCode === '000000' ? '111111' : '000000');
     await expect(page.getByRole('alert')).toHaveText(
-      'That code is not right, or it has expired. Check the latest mail from us, or ask for a new code.',
+      'That code is not right, or it has expired. Check the latest mail from us, or ask for a new code. 4 tries left.',
     );
 
     const resend = page.getByRole('button', { name: 'Send a new code' });
@@ -235,12 +235,14 @@ test.describe('the consumer session', () => {
     await page.clock.fastForward('14:01');
     await expect(dialog).toBeVisible();
     await page.clock.fastForward('01:00');
-    await expect(page).toHaveURL(`${portal.tenant()}/c/verify-identity`);
+    // A Direct link would sign in again by itself: the page offers it instead of the three questions.
+    await expect(page).toHaveURL(`${portal.tenant()}/c/signed-out`);
     await expect(
       page
         .getByRole('status')
         .filter({ hasText: 'You were signed out because there was no activity for a while.' }),
     ).toBeVisible();
+    await expect(page.getByLabel('ZIP code')).toHaveCount(0);
     expect(await page.evaluate(() => sessionStorage.getItem('consumer-token'))).toBeNull();
   });
 });
@@ -277,6 +279,49 @@ test.describe('consumer pages on a phone', () => {
     await expect(page.getByRole('heading', { level: 1, name: "Confirm it's you" })).toBeVisible();
     await expect(page.getByLabel('ZIP code')).toBeVisible();
     await expect(page.getByRole('status').filter({ hasText: 'You have signed out.' })).toBeVisible();
+  });
+
+  test("a Direct link's sign-out lands on the organization's signed-out page, whose button opens the link again", async ({
+    page,
+    portal,
+    expectNoAxeViolations,
+  }) => {
+    const link = await portal.createLink('Direct');
+    await page.goto(`${portal.tenant()}/${link.guid}/2`);
+    await expect(page).toHaveURL(`${portal.tenant()}/c/payment-options`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+
+    await expect(page).toHaveURL(`${portal.tenant()}/c/signed-out`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Signed out' })).toBeVisible();
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Sender Collections' })).toBeVisible();
+    await expect(page.getByRole('main')).toContainText('You have signed out.');
+    await expect(page.getByRole('main')).toContainText('To see your account with Sender Collections again');
+    await expect(page.getByLabel('Last 4 digits of your Social Security number')).toHaveCount(0);
+    expect(await page.evaluate(() => sessionStorage.getItem('consumer-token'))).toBeNull();
+    await expectNoAxeViolations();
+    // Reloaded, the page stays signed out: only the button opens the link.
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: 'Signed out' })).toBeVisible();
+    expect(await page.evaluate(() => sessionStorage.getItem('consumer-token'))).toBeNull();
+
+    await page.getByRole('button', { name: 'Open your link again' }).click();
+    await expect(page).toHaveURL(`${portal.tenant()}/c/account-summary`);
+    await expect(page.getByTestId('signed-in-as')).toHaveText(link.consumerName);
+  });
+
+  test('a wrong code says how many tries are left', async ({ page, portal }) => {
+    const link = await portal.createLink('PostalCode');
+    await page.goto(`${portal.tenant()}/${link.guid}`);
+    await answer(page, link, ['postalCode']);
+    await expect(page).toHaveURL(`${portal.tenant()}/c/mfa`);
+    const code = await codeFromMail(portal, link);
+    const wrong = code === '000000' ? '111111' : '000000';
+    await enterCode(page, wrong);
+    await expect(page.getByRole('alert')).toHaveText(
+      'That code is not right, or it has expired. Check the latest mail from us, or ask for a new code. 4 tries left.',
+    );
+    await enterCode(page, wrong);
+    await expect(page.getByRole('alert')).toHaveText(/ 3 tries left\.$/);
   });
 
   test('the disabled "Send a new code" button is readable (4.5:1)', async ({ page, portal }) => {

@@ -75,6 +75,21 @@ test.describe('the organization on its pages, on a phone', () => {
     await expectNoAxeViolations(fresh);
   });
 
+  test('the first paint names the organization, before the app has asked the server who it is', async ({
+    page,
+    portal,
+  }) => {
+    // The lookup never answers: whatever names the organization came with the page itself.
+    await page.route('**/api/auth/v1/access/**', () => undefined);
+    await page.goto(`${portal.tenant()}/c/verify-identity`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Verify your identity' })).toBeVisible();
+    const html = await page.evaluate(() => fetch(window.location.href).then((response) => response.text()));
+    expect(html).toContain(`<title>${organization.name}</title>`);
+    expect(html).toContain(`<span class="brand__name">${organization.name}</span>`);
+    await expect(page).toHaveTitle(`Verify your identity - ${organization.name}`);
+    await expect(page.getByRole('banner').getByRole('link', { name: organization.name })).toBeVisible();
+  });
+
   test("a Direct link's page names the organization without asking the server again", async ({
     page,
     portal,
@@ -111,7 +126,8 @@ test.describe('the organization on its pages, on a phone', () => {
     await expect(lock).toContainText(
       'For your security, verification is locked after too many attempts. Try again after ',
     );
-    const shown = /Try again after (\d{1,2}:\d{2} [AP]M), or contact Sender Collections\./.exec(
+    // A lock that ends after local midnight says "tomorrow" after its time.
+    const shown = /Try again after (\d{1,2}:\d{2} [AP]M)(?: tomorrow)?, or contact Sender Collections\./.exec(
       (await lock.textContent()) ?? '',
     )?.[1];
     expect(lockEndTimes(15)).toContain(shown);

@@ -46,16 +46,12 @@ test.describe('password reset and change', () => {
 
     await signInAsStaff(page, portal, 'd', { username: customer.username, password: newPassword });
 
-    // The link works once.
+    // The link works once, and says so as it opens.
     await page.goto(link ?? '');
-    await page.getByLabel('New password', { exact: true }).fill(strongPassword());
-    await page
-      .getByLabel('Confirm the new password')
-      .fill(await page.getByLabel('New password', { exact: true }).inputValue());
-    await page.getByRole('button', { name: 'Save the new password' }).click();
     await expect(page.getByRole('alert')).toHaveText(
       'This link has already been used or has expired. Ask for a new one below.',
     );
+    await expect(page.getByLabel('New password', { exact: true })).toHaveCount(0);
   });
 
   test('an admin changes the password: a weak one is explained, a strong one works', async ({
@@ -172,5 +168,60 @@ test.describe('launch', () => {
     await expect(page.getByRole('alert')).toContainText(
       'This launch link has already been used or has expired',
     );
+  });
+});
+
+test.describe('password reset on a phone', () => {
+  test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+
+  test('a used or expired reset link says so as the page opens, with the way to a new link, before any password is typed', async ({
+    page,
+    portal,
+    expectNoAxeViolations,
+  }) => {
+    const customer = await portal.createStaffUser('customer');
+    const askForLink = async () => {
+      await page.goto(`${portal.apps}/d/reset-password`);
+      await page.getByLabel('Username').fill(customer.username);
+      await page.getByRole('button', { name: 'Send the link' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'we have sent a link' })).toBeVisible();
+    };
+    const mailedLink = async (index: number) => {
+      const mail = await portal.waitForMail(customer.email, /reset/i, index);
+      const found = /https?:\/\/\S+\/d\/reset-password\?token=\S+/.exec(mail.text)?.[0];
+      if (found === undefined) throw new Error(`no reset link in: ${mail.text}`);
+      return found;
+    };
+    const usedOrExpired = 'This link has already been used or has expired. Ask for a new one below.';
+
+    await askForLink();
+    const used = await mailedLink(0);
+    const resetToken = new URL(used).searchParams.get('token');
+    const spent = await page.evaluate(
+      (body) =>
+        fetch('/api/auth/v1/customer/password/change', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then((response) => response.status),
+      { resetToken, newPassword: strongPassword() },
+    );
+    expect(spent).toBe(204);
+    await page.goto(used);
+    await expect(page.getByRole('alert')).toHaveText(usedOrExpired);
+    await expect(page.getByLabel('New password', { exact: true })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Send the link' })).toBeInViewport();
+    await expectNoAxeViolations();
+
+    await askForLink();
+    const late = await mailedLink(1);
+    portal.clock.advanceMinutes(31);
+    await page.goto(late);
+    await expect(page.getByRole('alert')).toHaveText(usedOrExpired);
+    await expect(page.getByLabel('New password', { exact: true })).toHaveCount(0);
+    // A reload does not bring the refused link back.
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
+    await expect(page.getByLabel('New password', { exact: true })).toHaveCount(0);
   });
 });

@@ -17,6 +17,7 @@ import { OneLinePerRequest, requestLogger } from './request-log.ts';
 import { bindTrace, requestIdOf } from './request-trace.ts';
 import { routePlugins } from './routes/index.ts';
 import { installSecurityHeaders } from './security-headers.ts';
+import { pageOrganization } from './services/access.ts';
 import { createAuditLog } from './services/audit.ts';
 import { connectFailureCounts } from './services/failure-counts-fallback.ts';
 import { loadSigningKeys } from './services/keys.ts';
@@ -305,7 +306,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     app.get(`${apiDocsPath}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
     registerApiDocs(app);
 
-    const sendIndex = await registerWeb(app, config);
+    const sendIndex = await registerWeb(app, config, (subdomain) => pageOrganization(ctx, subdomain));
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '';
       if (

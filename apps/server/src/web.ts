@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { type AppConfig, appConfigSchema } from '@entry/domain';
+import { type AppConfig, appConfigSchema, tenantSubdomainOf } from '@entry/domain';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -18,11 +18,53 @@ export function appConfigOf(config: Config): AppConfig {
   });
 }
 
+/** JSON for a `<script type="application/json">`: without `<` or `>`, no text in it can end the script. */
+function jsonInHtml(value: unknown): string {
+  return JSON.stringify(value).replaceAll('<', '\\u003c').replaceAll('>', '\\u003e');
+}
+
 /** `<script type="application/json" id="app-config">`: data, never executed, safe inside HTML. */
 export function injectAppConfig(indexHtml: string, appConfig: AppConfig): string {
-  const json = JSON.stringify(appConfig).replaceAll('<', '\\u003c').replaceAll('>', '\\u003e');
-  const tag = `<script type="application/json" id="app-config">${json}</script>`;
+  const tag = `<script type="application/json" id="app-config">${jsonInHtml(appConfig)}</script>`;
   return indexHtml.includes('</head>') ? indexHtml.replace('</head>', `${tag}</head>`) : `${tag}${indexHtml}`;
+}
+
+/** What the first paint of a tenant's page names: the organization behind the host. */
+export interface PageOrganization {
+  subdomain: string;
+  name: string;
+}
+
+/** The organization of a (lower-case) subdomain, or null for a host no organization uses. */
+export type OrganizationOfSubdomain = (subdomain: string) => Promise<PageOrganization | null>;
+
+const htmlEscapes: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => htmlEscapes[character] ?? character);
+}
+
+/**
+ * The organization's name in the page's `<title>` and the header's name, so the first paint of a
+ * tenant's page says who is writing before the app has loaded, and the organization as data
+ * (`<script type="application/json" id="organization">`) so the app's first render keeps it.
+ */
+export function injectOrganization(indexHtml: string, organization: PageOrganization): string {
+  const name = escapeHtml(organization.name);
+  const json = jsonInHtml({ subdomain: organization.subdomain, name: organization.name });
+  return indexHtml
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${name}</title>`)
+    .replace(
+      /(<span class="brand__name">)[^<]*(<\/span>)/,
+      (_match, open: string, close: string) => `${open}${name}${close}`,
+    )
+    .replace('</head>', () => `<script type="application/json" id="organization">${json}</script></head>`);
 }
 
 const builtFileSchema = z.string().regex(/^\/[\w./-]+$/);
@@ -108,6 +150,9 @@ export function preferredEncoding(acceptEncoding: string | undefined): 'br' | 'g
   return null;
 }
 
+/** Pages of tenants' hosts, compressed once per organization name and path prefix, kept up to this many. */
+const maxTenantPages = 1_000;
+
 /**
  * Serves apps/web/dist on every host with a fallback to index.html for the app's own routes. The
  * public configuration goes into index.html once, at start. Every other text file is served as
@@ -115,11 +160,13 @@ export function preferredEncoding(acceptEncoding: string | undefined): 'br' | 'g
  * browser accepts it: under a slow mobile connection the uncompressed JavaScript held back the
  * first paint (DESIGN.md section 8, Lighthouse). A page under a path prefix of the build's
  * route-preloads.json gets its lazily loaded files announced, and its self-contained chunks started, too.
+ * On a tenant's host the page names the organization (`organizationOf`, from the read cache).
  */
 export async function registerWeb(
   app: FastifyInstance,
   config: Config,
-): Promise<(request: FastifyRequest, reply: FastifyReply) => FastifyReply> {
+  organizationOf: OrganizationOfSubdomain,
+): Promise<(request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>> {
   const indexFile = path.join(config.webDistDir, 'index.html');
   const built = existsSync(indexFile);
   const indexHtml = built
@@ -128,12 +175,12 @@ export async function registerWeb(
   const html = compressHtml(indexHtml);
   const preloads = built ? readRoutePreloads(config.webDistDir) : {};
   const prefixes = Object.keys(preloads);
-  const htmlByPrefix = new Map(
-    Object.entries(preloads).map(([prefix, files]) => [
-      prefix,
-      compressHtml(injectPreloads(indexHtml, files)),
-    ]),
-  );
+  const htmlOf = (prefix: string | undefined) =>
+    prefix === undefined
+      ? indexHtml
+      : injectPreloads(indexHtml, preloads[prefix] ?? { preload: [], start: [] });
+  const htmlByPrefix = new Map(prefixes.map((prefix) => [prefix, compressHtml(htmlOf(prefix))]));
+  const tenantPages = new Map<string, HtmlVariants>();
   if (!built)
     app.log.warn({ webDistDir: config.webDistDir }, 'web app not built: serving a placeholder page');
 
@@ -156,10 +203,41 @@ export async function registerWeb(
       },
     });
   }
-  return (request, reply) => {
+
+  /** The page of a tenant's host, made and compressed the first time its name and prefix are asked for. */
+  function tenantPage(organization: PageOrganization, prefix: string | undefined): HtmlVariants {
+    const key = JSON.stringify([organization.subdomain, organization.name, prefix ?? null]);
+    let page = tenantPages.get(key);
+    if (page === undefined) {
+      if (tenantPages.size >= maxTenantPages) tenantPages.clear();
+      page = compressHtml(injectOrganization(htmlOf(prefix), organization));
+      tenantPages.set(key, page);
+    }
+    return page;
+  }
+
+  /** The host's organization; the product's page when none, or when it cannot be read just now. */
+  async function organizationOfHost(request: FastifyRequest): Promise<PageOrganization | null> {
+    const subdomain = tenantSubdomainOf(request.hostname, config.publicDomain);
+    if (!built || subdomain === null) return null;
+    try {
+      return await organizationOf(subdomain);
+    } catch (error) {
+      request.log.warn({ err: error }, 'the page went out without the organization: its lookup failed');
+      return null;
+    }
+  }
+
+  return async (request, reply) => {
     const prefix = preloadPrefixOf(request.url.split('?')[0] ?? '', prefixes);
-    const page = (prefix === undefined ? undefined : htmlByPrefix.get(prefix)) ?? html;
+    const organization = await organizationOfHost(request);
+    const page =
+      organization === null
+        ? ((prefix === undefined ? undefined : htmlByPrefix.get(prefix)) ?? html)
+        : tenantPage(organization, prefix);
     const encoding = preferredEncoding(request.headers['accept-encoding']);
+    // Each host gets its own page. Caches key a response by its whole address, host included, so
+    // one host's page is never another's; no-cache makes every use ask again, so a new name shows.
     reply.status(200).header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding');
     if (encoding !== null) reply.header('Content-Encoding', encoding);
     return reply.type('text/html; charset=utf-8').send(encoding === null ? page.plain : page[encoding]);

@@ -144,6 +144,52 @@ describe(`consumer attempt budgets under parallel bursts (${databaseLabel})`, ()
       expect(Number(right.headers.get('retry-after'))).toBe(15 * 60);
     });
 
+    it("says the tries left after a wrong code: the code's own 5, or the consumer's 10, whichever is fewer", async () => {
+      const { consumer, open, pending: first } = await pendingSession();
+      const [firstCode] = await codesMailedTo(consumer.email ?? '');
+      const triesLeft = [];
+      for (let i = 0; i < 7; i += 1) {
+        const answer = await call<{ triesLeft?: number }>(
+          server.baseUrl,
+          'POST',
+          mfaPath(wrongCode(firstCode)),
+          {
+            token: first.accessToken,
+          },
+        );
+        expect(answer.status).toBe(409);
+        triesLeft.push(answer.body.triesLeft);
+      }
+      // The code's own tries end first; the tries past them still count toward the consumer's 10.
+      expect(triesLeft).toEqual([4, 3, 2, 1, 0, 0, 0]);
+
+      server.clock.advanceMinutes(1);
+      const second = await open();
+      expect(second.status).toBe(200);
+      const code = (await codesMailedTo(consumer.email ?? '')).at(-1) ?? '';
+      const wrongs = [];
+      for (let i = 0; i < 3; i += 1) {
+        wrongs.push(
+          await call<{ triesLeft?: number; lockedUntil?: string }>(
+            server.baseUrl,
+            'POST',
+            mfaPath(wrongCode(code)),
+            { token: second.body.authToken.accessToken },
+          ),
+        );
+      }
+      // A new code has 5 tries, the consumer 3: the consumer's budget is the nearer end, then a lock.
+      expect(wrongs.map((answer) => [answer.status, answer.body.triesLeft])).toEqual([
+        [409, 2],
+        [409, 1],
+        [409, 0],
+      ]);
+      expect(wrongs[2]?.body.lockedUntil).toBe(
+        new Date(server.clock.now().getTime() + 15 * 60_000).toISOString(),
+      );
+      expect(Number(wrongs[2]?.headers.get('retry-after'))).toBe(15 * 60);
+    });
+
     it('counts wrong codes across the pending sessions of a new lookup, which ends the earlier one', async () => {
       const { consumer, open, pending: first } = await pendingSession();
       for (let i = 0; i < 5; i += 1) {

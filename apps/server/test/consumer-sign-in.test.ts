@@ -468,7 +468,7 @@ describe(`consumer sign-in (${databaseLabel})`, () => {
       for (let i = 0; i < 5; i += 1) {
         const response = await call(server.baseUrl, 'POST', mfaPath(wrong), { token: pending.accessToken });
         expect(response.status).toBe(409);
-        expect(response.body).toMatchObject({ errorCode: 'InvalidSignIn' });
+        expect(response.body).toMatchObject({ errorCode: 'InvalidSignIn', triesLeft: 4 - i });
       }
       expect((await call(server.baseUrl, 'POST', mfaPath(code), { token: pending.accessToken })).status).toBe(
         409,

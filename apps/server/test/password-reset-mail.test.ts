@@ -86,6 +86,39 @@ describe(`password reset by mail through a real SMTP server (${databaseLabel})`,
     expect(smtp.mails).toHaveLength(1);
   });
 
+  it('checks a reset link without spending it: 204 while usable, then the refusals of the change', async () => {
+    smtp.mails.length = 0;
+    const check = (kind: string, body: unknown) =>
+      call(server.baseUrl, 'POST', `/api/auth/v1/${kind}/password/reset/check`, { body });
+    expect((await requestReset('customer', server.demo.customer.username)).status).toBe(204);
+    const token = linkIn((await smtp.waitForMail((m) => m.to.includes('customer@example.com'))).text, 'd');
+
+    expect((await check('customer', { resetToken: token })).status).toBe(204);
+    expect((await check('customer', { resetToken: token })).status).toBe(204);
+    // Another kind's token and an unknown one are refused as the change refuses them.
+    expect((await check('admin', { resetToken: token })).body).toMatchObject({ errorCode: 'ItemNotFound' });
+    const unknown = await check('customer', { resetToken: 'never-issued' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ errorCode: 'ItemNotFound' });
+    const noToken = await check('customer', {});
+    expect(noToken.status).toBe(400);
+    expect(noToken.body).toMatchObject({ errorCode: 'InvalidValue' });
+
+    // The checks spent nothing: the link still sets the password once, and is refused after.
+    expect((await changeWithToken('customer', token, 'harbor quilt meadow falcon 47')).status).toBe(204);
+    const used = await check('customer', { resetToken: token });
+    expect(used.status).toBe(409);
+    expect(used.body).toMatchObject({ errorCode: 'InvalidState' });
+
+    smtp.mails.length = 0;
+    expect((await requestReset('admin', server.demo.admin.username)).status).toBe(204);
+    const adminToken = linkIn((await smtp.waitForMail((m) => m.to.includes('admin@example.com'))).text, 'a');
+    server.clock.advanceMinutes(31);
+    const expired = await check('admin', { resetToken: adminToken });
+    expect(expired.status).toBe(409);
+    expect(expired.body).toMatchObject({ errorCode: 'InvalidState' });
+  });
+
   it.each([
     ['an unknown reset token', { resetToken: 'never-issued', newPassword }, 404, 'ItemNotFound'],
     ['a body with both shapes mixed', { resetToken: 'x', username: 'y', newPassword }, 400, 'InvalidValue'],

@@ -185,6 +185,12 @@ describe('the calls of spec section 7', () => {
       request: 'POST /api/auth/v1/customer/password/change {"resetToken":"r","newPassword":"b"}',
     },
     {
+      name: 'customer reset token check',
+      send: (c) => c.customerAuth.checkResetToken({ resetToken: 'r' }),
+      answer: null,
+      request: 'POST /api/auth/v1/customer/password/reset/check {"resetToken":"r"}',
+    },
+    {
       name: 'customer password reset',
       send: (c) => c.customerAuth.resetPassword({ username: 'cy' }),
       answer: null,

@@ -2,6 +2,7 @@ import type {
   AuthTokenResult,
   LaunchTokenSignInRequest,
   PasswordChangeRequest,
+  PasswordResetCheckRequest,
   PasswordResetRequest,
   PasswordSignInRequest,
 } from '@entry/domain';
@@ -16,6 +17,8 @@ export interface StaffAuthApi {
   signOut(): Promise<void>;
   /** Always 204: it never tells whether the user exists. */
   resetPassword(request: PasswordResetRequest): Promise<void>;
+  /** Whether a mailed reset token can still set a password: 404 `ItemNotFound` or 409 `InvalidState` when not. */
+  checkResetToken(request: PasswordResetCheckRequest): Promise<void>;
   changePassword(request: PasswordChangeRequest): Promise<void>;
 }
 
@@ -36,6 +39,16 @@ function createStaffAuthApi(http: HttpClient, scope: 'admin' | 'customer'): Staf
         path: authPath(scope, 'password/reset'),
         body: request,
         listed: [400],
+        scope,
+        session: 'skip',
+        signInStep: true,
+      }),
+    checkResetToken: (request) =>
+      http.call({
+        method: 'POST',
+        path: authPath(scope, 'password/reset/check'),
+        body: request,
+        listed: [400, 404, 409],
         scope,
         session: 'skip',
         signInStep: true,

@@ -3,6 +3,7 @@ export * from './api/second-factors.ts';
 export * from './constants.ts';
 export * from './dates.ts';
 export * from './errors.ts';
+export * from './hosts.ts';
 export * from './lock-policy.ts';
 export * from './messages.ts';
 export * from './scopes.ts';

@@ -2,6 +2,7 @@ import {
   authTokenResultSchema,
   errorBodySchema,
   passwordChangeRequestSchema,
+  passwordResetCheckRequestSchema,
   passwordResetRequestSchema,
   passwordSignInRequestSchema,
 } from '@entry/domain';
@@ -10,7 +11,12 @@ import { z } from 'zod';
 import { clientGone } from '../client-gone.ts';
 import type { AppContext } from '../context.ts';
 import type { StaffKind } from '../db/schema.ts';
-import { changePassword, requestPasswordReset, staffSignIn } from '../services/staff-auth.ts';
+import {
+  changePassword,
+  checkResetToken,
+  requestPasswordReset,
+  staffSignIn,
+} from '../services/staff-auth.ts';
 import { identifySession, setRefreshCookie } from './session-http.ts';
 
 const errors = (...statuses: number[]) =>
@@ -58,6 +64,25 @@ export function registerStaffPasswordRoutes(
     },
     async (request, reply) => {
       requestPasswordReset(ctx, kind, request.body.username, request.ip, request.log);
+      return reply.status(204).send(null);
+    },
+  );
+
+  zodApp.post(
+    `${base}/password/reset/check`,
+    {
+      config: { failureLimited: true },
+      schema: {
+        summary: `Check that ${article(kind)}'s reset token can still set a password`,
+        description:
+          'Changes nothing. Refuses an unknown, used or expired token as the password change does, so the reset page can say so before a password is typed.',
+        tags: [kind],
+        body: passwordResetCheckRequestSchema,
+        response: { 204: noContentSchema, ...errors(400, 404, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      await checkResetToken(ctx, kind, request.body.resetToken);
       return reply.status(204).send(null);
     },
   );

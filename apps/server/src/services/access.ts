@@ -17,6 +17,15 @@ export async function accessTenant(
   return tenant;
 }
 
+/** The organization a tenant's host names on its pages' first paint; null for a host no tenant uses. */
+export async function pageOrganization(
+  ctx: AppContext,
+  subdomain: string,
+): Promise<{ subdomain: string; name: string } | null> {
+  const tenant = await findAccessTenantCached(ctx.db, ctx.clock, { subdomain });
+  return tenant === null ? null : { subdomain: tenant.subdomain, name: tenant.name };
+}
+
 /** Where a tenant's logo is served, on the tenant's own host: the digest makes each version's address its own. */
 export function logoPath(subdomain: string, digest: string): string {
   return `/api/auth/v1/access/${subdomain}/logo/${digest}`;

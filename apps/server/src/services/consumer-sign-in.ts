@@ -405,7 +405,10 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
         if (check.lockedNow) {
           await auditLockout(audited, audited.actor, { sessionId: principal.sessionId, mfa: true });
         }
-        throw refuse('wrongMfaCode');
+        throw refuse('wrongMfaCode', {
+          attempts: check.attempts,
+          retryAt: { until: check.attempts.lockedUntil, now: clock.now() },
+        });
       }
       const pair = await sessions.upgradeSession(principal.sessionId, {
         accessType: 'Consumer',

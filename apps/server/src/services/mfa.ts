@@ -2,6 +2,7 @@ import { createHmac, randomInt } from 'node:crypto';
 import type { LockPolicy } from '@entry/domain';
 import type { Database } from '../db/index.ts';
 import type { StatementPart } from '../db/sql.ts';
+import type { AttemptsLeft } from '../refusals.ts';
 import {
   type Budget,
   recordFailedAttempt,
@@ -84,7 +85,7 @@ const mfaBudgetOf = (consumerId: number): Budget => ({
 
 export type MfaCodeCheck =
   | { outcome: 'accepted' }
-  | { outcome: 'wrong'; lockedNow: boolean }
+  | { outcome: 'wrong'; lockedNow: boolean; attempts: AttemptsLeft }
   | { outcome: 'locked'; lockedUntil: Date | null };
 
 /**
@@ -100,21 +101,38 @@ export async function consumeMfaCode(
   const budget = mfaBudgetOf(input.consumerId);
   const take = await takeAttempt(db, budget, input.now);
   if (!('taken' in take)) return { outcome: 'locked', lockedUntil: take.lockedUntil };
-  if (await tryCode(db, input)) {
+  const codeTry = await tryCode(db, input);
+  if (codeTry.accepted) {
     await recordSucceededAttempt(db, budget, take.taken);
     return { outcome: 'accepted' };
   }
   const failure = await recordFailedAttempt(db, budget, input.now);
-  return { outcome: 'wrong', lockedNow: failure.lockedNow };
+  if (failure.lockedNow) {
+    return {
+      outcome: 'wrong',
+      lockedNow: true,
+      attempts: { triesLeft: 0, lockedUntil: failure.lockedUntil },
+    };
+  }
+  // Both budgets were taken before the comparison; the one with fewer tries left ends the next.
+  const triesLeft = Math.max(0, Math.min(budget.policy.threshold - take.taken, codeTry.triesLeft));
+  return { outcome: 'wrong', lockedNow: false, attempts: { triesLeft, lockedUntil: null } };
 }
 
-/** A try of the session's current code: its tries are taken before it is compared, and a right one is used once. */
+/**
+ * A try of the session's current code: its tries are taken before it is compared, and a right one
+ * is used once. A refused try says how many tries the code has left (none once it is used up,
+ * used or expired).
+ */
 async function tryCode(
   db: Database,
   input: { sessionId: string; code: string; pepper: string; now: Date },
-): Promise<boolean> {
+): Promise<{ accepted: true } | { accepted: false; triesLeft: number }> {
   const attempt = await takeCodeTry(db, input.sessionId, input.now, mfaMaxAttempts);
-  if (attempt === undefined) return false;
-  if (!hashesEqual(hashMfaCode(input.pepper, input.sessionId, input.code), attempt.codeHash)) return false;
-  return useCode(db, attempt.id, input.now);
+  if (attempt === undefined) return { accepted: false, triesLeft: 0 };
+  const triesLeft = mfaMaxAttempts - attempt.attempts;
+  if (!hashesEqual(hashMfaCode(input.pepper, input.sessionId, input.code), attempt.codeHash)) {
+    return { accepted: false, triesLeft };
+  }
+  return (await useCode(db, attempt.id, input.now)) ? { accepted: true } : { accepted: false, triesLeft };
 }

@@ -316,6 +316,26 @@ async function setPassword(
   return ended !== undefined;
 }
 
+/**
+ * The reset link of `resetToken` while it can still set a password: 404 for an unknown one, 409
+ * for a used or expired one. Only a hash lookup: the token is 256 random bits, so nothing is guessed.
+ */
+async function usableResetToken(ctx: AppContext, kind: StaffKind, resetToken: string) {
+  const hash = hashToken(resetToken);
+  const found = await findResetToken(ctx.db, hash, kind);
+  if (found === undefined) throw refuse('itemNotFound');
+  const now = ctx.clock.now();
+  if (found.token.usedAt !== null || found.token.expiresAt.getTime() <= now.getTime()) {
+    throw refuse('invalidResetToken');
+  }
+  return { hash, found, now };
+}
+
+/** Whether a reset link can still set a password, refused as `changePassword` would refuse it; it changes nothing. */
+export async function checkResetToken(ctx: AppContext, kind: StaffKind, resetToken: string): Promise<void> {
+  await usableResetToken(ctx, kind, resetToken);
+}
+
 export type PasswordChange =
   | { username: string; currentPassword: string; newPassword: string }
   | { resetToken: string; newPassword: string };
@@ -340,13 +360,7 @@ export async function changePassword(
   keptSessionId?: string,
 ): Promise<void> {
   if ('resetToken' in change) {
-    const hash = hashToken(change.resetToken);
-    const found = await findResetToken(ctx.db, hash, kind);
-    if (found === undefined) throw refuse('itemNotFound');
-    const now = ctx.clock.now();
-    if (found.token.usedAt !== null || found.token.expiresAt.getTime() <= now.getTime()) {
-      throw refuse('invalidResetToken');
-    }
+    const { hash, found, now } = await usableResetToken(ctx, kind, change.resetToken);
     await assertStrongPassword(change.newPassword, [
       found.user.username,
       found.user.email,

@@ -62,7 +62,7 @@ export async function takeCodeTry(
   sessionId: string,
   now: Date,
   maxTries: number,
-): Promise<{ id: number; codeHash: string } | undefined> {
+): Promise<{ id: number; codeHash: string; attempts: number } | undefined> {
   const [attempt] = await db
     .update(mfaCodes)
     .set({ attempts: sql`${mfaCodes.attempts} + 1` })
@@ -74,7 +74,7 @@ export async function takeCodeTry(
         lt(mfaCodes.attempts, maxTries),
       ),
     )
-    .returning({ id: mfaCodes.id, codeHash: mfaCodes.codeHash });
+    .returning({ id: mfaCodes.id, codeHash: mfaCodes.codeHash, attempts: mfaCodes.attempts });
   return attempt;
 }
 

@@ -79,6 +79,8 @@ export const paths = {
     },
     /** The one-time code step after a verification (DESIGN.md section 6). */
     mfa: { pattern: 'mfa', href: (): string => consumerPath('mfa') },
+    /** Where a Direct link's consumer lands after signing out: the link opens again only on request. */
+    signedOut: { pattern: 'signed-out', href: (): string => consumerPath('signed-out') },
   },
 } as const;
 

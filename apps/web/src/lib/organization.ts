@@ -1,8 +1,7 @@
 import type { AccessApi, CallOptions } from '@entry/client';
-import type { AccessResult, OrganizationContact } from '@entry/domain';
+import { type AccessResult, type OrganizationContact, tenantSubdomainOf } from '@entry/domain';
 import { useEffect, useSyncExternalStore } from 'react';
 import { useAppConfigIfProvided } from '../config/app-config-context.tsx';
-import { tenantSubdomainOf } from './host.ts';
 import { inNextTask } from './in-next-task.ts';
 
 /** What a tenant's pages show of the organization behind them (its public details). */
@@ -124,6 +123,37 @@ export function useOrganization(): Organization | null {
   const organization = useSyncExternalStore(subscribe, snapshot, () => null);
   const subdomain = useHostSubdomain();
   return organization !== null && organization.subdomain === subdomain ? organization : null;
+}
+
+/** The organization the server named in this page's HTML (on a tenant's host), read once. */
+let organizationOfPage: { subdomain: string; name: string } | null | undefined;
+
+function namedInPage(): { subdomain: string; name: string } | null {
+  if (organizationOfPage === undefined) {
+    organizationOfPage = null;
+    try {
+      const named: unknown = JSON.parse(document.getElementById('organization')?.textContent ?? 'null');
+      const candidate = (typeof named === 'object' && named !== null ? named : {}) as Record<string, unknown>;
+      if (typeof candidate.subdomain === 'string' && typeof candidate.name === 'string') {
+        organizationOfPage = { subdomain: candidate.subdomain, name: candidate.name };
+      }
+    } catch {
+      // A page without the organization shows the product's name until the lookup answers.
+    }
+  }
+  return organizationOfPage;
+}
+
+/**
+ * The name the header and the tab show: the organization's once known, before that the one the
+ * server wrote into the page, so the first render keeps what the first paint showed; else the product's.
+ */
+export function useOrganizationName(): string {
+  const organization = useOrganization();
+  const subdomain = useHostSubdomain();
+  if (organization !== null) return organization.name;
+  const named = subdomain === null ? null : namedInPage();
+  return named !== null && named.subdomain === subdomain ? named.name : productName;
 }
 
 /**

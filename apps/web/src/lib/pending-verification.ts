@@ -36,8 +36,10 @@ export function pendingVerificationOf(state: unknown): PendingVerification | nul
 
 /**
  * Session storage key of the link this tab opened, kept so that sign-out, the idle sign-out,
- * "Start again" and an ended session lead back to the verification that link asks for. It holds
- * the link's identity, never its payment data, and only for links that need an answer.
+ * "Start again" and an ended session lead back to the verification that link asks for, or for a
+ * Direct link (which signs in by itself) to a page that opens it again on request. It holds the
+ * link's identity, never its payment data; the tab's session storage already holds the session
+ * the link opened, and both go with the tab.
  */
 export const rememberedLinkKey = 'link-verification';
 
@@ -68,11 +70,13 @@ export function asksOneAnswer(pending: PendingVerification): boolean {
 }
 
 /**
- * Where a consumer starts again: the verification page of the link remembered in this tab, or the
- * three questions for a consumer who came without one (DESIGN.md section 5).
+ * Where a consumer starts again: the verification page of the link remembered in this tab, the
+ * signed-out page for a Direct link (opening it again would undo the sign-out, so only a click
+ * does), or the three questions for a consumer who came without a link (DESIGN.md section 5).
  */
 export function consumerStartPath(storage: Pick<KeyValueStorage, 'getItem'>): string {
   const link = rememberedLink(storage);
+  if (link?.signInType === 'Direct') return paths.consumerPortal.signedOut.href();
   return link !== null && asksOneAnswer(link)
     ? paths.consumerPortal.verifyToken.href()
     : paths.consumerPortal.verifyIdentity.href();

@@ -106,11 +106,17 @@ export type RefreshRequest = z.infer<typeof refreshRequestSchema>;
 export const passwordResetRequestSchema = z.strictObject({ username });
 export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
 
+const resetToken = z.string().min(1).max(256);
+
 export const passwordChangeRequestSchema = z.union([
   z.strictObject({ username, currentPassword: password, newPassword: password }),
-  z.strictObject({ resetToken: z.string().min(1).max(256), newPassword: password }),
+  z.strictObject({ resetToken, newPassword: password }),
 ]);
 export type PasswordChangeRequest = z.infer<typeof passwordChangeRequestSchema>;
+
+/** Whether a reset link still works, asked before the new password is typed; the token travels in the body. */
+export const passwordResetCheckRequestSchema = z.strictObject({ resetToken });
+export type PasswordResetCheckRequest = z.infer<typeof passwordResetCheckRequestSchema>;
 
 export const identityTokenSignInRequestSchema = z.strictObject({
   token: tokenParamSchema,

@@ -1,7 +1,7 @@
 import { pageTexts } from '@entry/domain';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { paths } from '../../config/paths.ts';
-import { type Organization, productName, useOrganization } from '../../lib/organization.ts';
+import { type Organization, useOrganization, useOrganizationName } from '../../lib/organization.ts';
 import { Logo } from '../logo/logo.tsx';
 import { ContactDetails, hasContact, OrganizationContact } from '../organization/organization-contact.tsx';
 import { HelpContent, type HelpTopic } from './help-content.tsx';
@@ -12,7 +12,7 @@ import './auth-layout.css';
  * The header's mark and name: on a tenant's host the organization's (its logo when it has one),
  * elsewhere, and until the organization is known, the product's.
  */
-function Brand({ organization }: { organization: Organization | null }) {
+function Brand({ organization, name }: { organization: Organization | null; name: string }) {
   return (
     <a className="brand" href={paths.domainPicker.href()}>
       {organization?.logoUrl ? (
@@ -20,7 +20,7 @@ function Brand({ organization }: { organization: Organization | null }) {
       ) : (
         <Logo />
       )}
-      <span className="brand__name">{organization?.name ?? productName}</span>
+      <span className="brand__name">{name}</span>
     </a>
   );
 }
@@ -49,6 +49,7 @@ function PageFooter({ organization, inert }: { organization: Organization | null
  */
 export function AuthLayout({ children, helpTopic }: { children: ReactNode; helpTopic?: HelpTopic }) {
   const organization = useOrganization();
+  const organizationName = useOrganizationName();
   const panel = useHelpPanel();
   const panelId = useId();
   const titleId = useId();
@@ -86,7 +87,7 @@ export function AuthLayout({ children, helpTopic }: { children: ReactNode; helpT
         Skip to content
       </a>
       <header className="auth-header" inert={isModal}>
-        <Brand organization={organization} />
+        <Brand organization={organization} name={organizationName} />
         <button
           ref={triggerRef}
           type="button"
@@ -148,7 +149,7 @@ export function AuthLayout({ children, helpTopic }: { children: ReactNode; helpT
  * tab too, with the organization's name on its pages ("Verify your identity - Sender Collections").
  */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
-  const organizationName = useOrganization()?.name ?? productName;
+  const organizationName = useOrganizationName();
   useEffect(() => {
     document.title = `${title} - ${organizationName}`;
   }, [title, organizationName]);

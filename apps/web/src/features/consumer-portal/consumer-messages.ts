@@ -1,11 +1,13 @@
+/** "1 try left", "3 tries left": the count every refused answer or code states. */
+const triesLeftCount = (count: number) => (count === 1 ? '1 try left' : `${count} tries left`);
+
 /** Our own plain texts for the consumer's verification and code steps; the spec gives none. */
 export const consumerMessages = {
   noMatch: 'These details do not match our records. Check them and try again.',
   /** Said after a refused answer, beside the refusal, while tries are left. */
-  triesLeft: (count: number) =>
-    count === 1
-      ? '1 try left before verification locks for a while.'
-      : `${count} tries left before verification locks for a while.`,
+  triesLeft: (count: number) => `${triesLeftCount(count)} before verification locks for a while.`,
+  /** Said after a wrong code while tries are left: of the code, or of the codes before they lock. */
+  codeTriesLeft: (count: number) => `${triesLeftCount(count)}.`,
   /** `who`: the organization's name, or `theOrganization` until it is known. */
   locked: (who: string) =>
     `For your security, verification is locked for a while after too many attempts. Please try again later, or contact ${who}.`,
@@ -19,6 +21,7 @@ export const consumerMessages = {
   serviceUnavailable: 'We cannot check your details right now. Please try again in a few minutes.',
   wrongCode:
     'That code is not right, or it has expired. Check the latest mail from us, or ask for a new code.',
+  codeUsedUp: 'This code cannot be used any more. Ask for a new code below.',
   codesLocked:
     'For your security, codes are locked for a while after too many wrong ones. Please try again later.',
   codesLockedFor: (wait: string) =>

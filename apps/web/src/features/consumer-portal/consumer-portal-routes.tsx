@@ -16,6 +16,9 @@ const ExpiredLinkPage = lazy(() =>
 const FailedConnectionPage = lazy(() =>
   import('./link-status-pages.tsx').then((m) => ({ default: m.FailedConnectionPage })),
 );
+const SignedOutPage = lazy(() =>
+  import('./link-status-pages.tsx').then((m) => ({ default: m.SignedOutPage })),
+);
 const VerifyTokenPage = lazy(() =>
   import('./verify-pages.tsx').then((m) => ({ default: m.VerifyTokenPage })),
 );
@@ -56,6 +59,7 @@ export function consumerPortalRoutes() {
       <Route path={portal.verifyToken.pattern} element={<VerifyTokenPage />} />
       <Route path={portal.verifyIdentity.pattern} element={<VerifyIdentityPage />} />
       <Route path={portal.mfa.pattern} element={<MfaPage />} />
+      <Route path={portal.signedOut.pattern} element={<SignedOutPage />} />
       <Route path="*" element={<Navigate to={portal.home.href()} replace />} />
     </Route>
   );

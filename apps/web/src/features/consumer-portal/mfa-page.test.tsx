@@ -71,6 +71,31 @@ describe('MfaPage', () => {
     );
   });
 
+  it.each([
+    [
+      { triesLeft: 2 },
+      {},
+      'That code is not right, or it has expired. Check the latest mail from us, or ask for a new code. 2 tries left.',
+    ],
+    [
+      { triesLeft: 1 },
+      {},
+      'That code is not right, or it has expired. Check the latest mail from us, or ask for a new code. 1 try left.',
+    ],
+    [{ triesLeft: 0 }, {}, 'This code cannot be used any more. Ask for a new code below.'],
+    [
+      { triesLeft: 0, lockedUntil: '2030-01-01T00:00:00.000Z' },
+      { 'Retry-After': '900' },
+      'For your security, codes are locked after too many wrong ones. Try again in 15 minutes.',
+    ],
+  ])('says how many tries a wrong code leaves (%j)', async (extra, headers, text) => {
+    renderMfa({ [mfaRoute]: { status: 409, body: { ...errorBody('InvalidSignIn'), ...extra }, headers } });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('6-digit code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(text);
+  });
+
   it('lands on the page the link targeted, with the session guid', async () => {
     renderMfa({
       [mfaRoute]: { status: 200, body: authTokenResult({ accessType: 'Consumer', sessionGuid: 'guid-2' }) },

@@ -32,12 +32,26 @@ const codeMessages = consumerMessages.fields.mfaCode;
 
 const codeChecks = { mfaCode: digitsCheck<'mfaCode'>(6, codeMessages) };
 
+function codesLocked(error: unknown): string {
+  const wait = waitOf(error);
+  return wait === undefined ? consumerMessages.codesLocked : consumerMessages.codesLockedFor(wait);
+}
+
+/**
+ * A wrong code, with the tries left where the server said: none left means the code is used up,
+ * or, when the server names a lock's end, that this code locked the code step.
+ */
+function wrongCode(triesLeft: number | undefined, locked: boolean, error: unknown): string {
+  if (triesLeft === undefined) return consumerMessages.wrongCode;
+  if (triesLeft > 0) return `${consumerMessages.wrongCode} ${consumerMessages.codeTriesLeft(triesLeft)}`;
+  return locked ? codesLocked(error) : consumerMessages.codeUsedUp;
+}
+
 function codeRefusal(error: unknown): string {
-  if (isApiError(error) && error.errorCode === 'InvalidSignIn') return consumerMessages.wrongCode;
-  if (isApiError(error) && error.errorCode === 'UserLocked') {
-    const wait = waitOf(error);
-    return wait === undefined ? consumerMessages.codesLocked : consumerMessages.codesLockedFor(wait);
+  if (isApiError(error) && error.errorCode === 'InvalidSignIn') {
+    return wrongCode(error.body?.triesLeft, error.body?.lockedUntil !== undefined, error);
   }
+  if (isApiError(error) && error.errorCode === 'UserLocked') return codesLocked(error);
   if (isApiError(error) && (error.status === 401 || error.status === 403))
     return consumerMessages.codeStepExpired;
   return commonRefusalMessage(error);

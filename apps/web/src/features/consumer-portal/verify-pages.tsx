@@ -1,5 +1,5 @@
 import { isUnreachable } from '@entry/client';
-import { verificationFieldsFor } from '@entry/domain';
+import { tenantSubdomainOf, verificationFieldsFor } from '@entry/domain';
 import { startTransition, useCallback, useEffect, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
@@ -8,7 +8,6 @@ import { LoadingState } from '../../components/loading-state.tsx';
 import { UnreachableNotice } from '../../components/unreachable-notice.tsx';
 import { useAppConfig } from '../../config/app-config-context.tsx';
 import { paths } from '../../config/paths.ts';
-import { tenantSubdomainOf } from '../../lib/host.ts';
 import { lookUpOrganization } from '../../lib/organization.ts';
 import {
   asksOneAnswer,

@@ -1,6 +1,11 @@
-import { type AppConfig, consumerPortalBasePath, portalOrigin } from '@entry/domain';
+import {
+  type AppConfig,
+  appsSubdomain,
+  consumerPortalBasePath,
+  hostRoleOf,
+  portalOrigin,
+} from '@entry/domain';
 import { paths } from '../../config/paths.ts';
-import { appsSubdomain, hostRoleOf } from '../../lib/host.ts';
 
 export type PickerStart =
   | { kind: 'redirect'; url: string }

@@ -130,7 +130,7 @@ describe('decideLinkLanding: verification types', () => {
     },
   );
 
-  it('a Direct link replaces a link kept earlier in the tab: it signs in by itself', async () => {
+  it('a Direct link that signed in replaces a link kept earlier in the tab, for its sign-out page', async () => {
     rememberLink(window.sessionStorage, {
       token: 'older-link',
       signInType: 'PostalCode',
@@ -138,6 +138,17 @@ describe('decideLinkLanding: verification types', () => {
       subdomain: 'sender',
     });
     await decide(link(), directRoutes);
+    expect(rememberedLink(window.sessionStorage)).toMatchObject({ token, signInType: 'Direct' });
+  });
+
+  it('a Direct link that could not sign in is not kept, nor is a link kept earlier', async () => {
+    rememberLink(window.sessionStorage, {
+      token: 'older-link',
+      signInType: 'PostalCode',
+      customerId: 1001,
+      subdomain: 'sender',
+    });
+    await decide(link(), { ...directRoutes, [signInPath]: { status: 404, body: errorBody('TokenExpired') } });
     expect(rememberedLink(window.sessionStorage)).toBeNull();
   });
 

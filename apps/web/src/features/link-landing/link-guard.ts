@@ -41,8 +41,9 @@ function isExpiredOrUnknown(error: unknown): boolean {
 /**
  * The link guard of spec section 4: where a link `/{token}[/{target}[/{targetId}]]` opened on a
  * tenant host sends the person. It reads the identity token and the tenant together, signs in a
- * Direct token at once, and sends every other sign-in type to a verification step, remembered in
- * the tab's `storage` so every way back leads there. A server that cannot be reached decides nothing.
+ * Direct token at once, and sends every other sign-in type to a verification step. The link is
+ * remembered in the tab's `storage` so every way back leads to it. A server that cannot be reached
+ * decides nothing.
  */
 export async function decideLinkLanding(
   params: LinkParams,
@@ -81,7 +82,7 @@ export async function decideLinkLanding(
 
   switch (info.signInType) {
     case 'Direct': {
-      // A Direct link signs in by itself: it is never kept, and replaces a link kept earlier.
+      // Until it has signed in, no link is kept: one kept earlier is not this one.
       forgetLink(storage);
       let sessionGuid: string;
       try {
@@ -99,6 +100,8 @@ export async function decideLinkLanding(
         return { kind: 'page', path: page };
       }
       rememberTarget();
+      // Kept so that a sign-out leads to a page that opens it again on request, never by itself.
+      rememberLink(storage, pendingVerification);
       return {
         kind: 'portal',
         url: buildPortalUrl({ ...config, subdomain: access.subdomain, target, targetId, sessionGuid }),

@@ -1,3 +1,4 @@
+import { tenantSubdomainOf } from '@entry/domain';
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
@@ -6,7 +7,6 @@ import { UnreachableNotice } from '../../components/unreachable-notice.tsx';
 import { useAppConfig } from '../../config/app-config-context.tsx';
 import { paths } from '../../config/paths.ts';
 import { consumerApi } from '../../lib/api-client.ts';
-import { tenantSubdomainOf } from '../../lib/host.ts';
 import { browserNavigation } from '../../lib/navigation.ts';
 import { decideLinkLanding, type LinkDecision, type LinkParams } from './link-guard.ts';
 

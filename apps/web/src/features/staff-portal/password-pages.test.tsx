@@ -12,7 +12,7 @@ const alerts = () => screen.queryAllByRole('alert').map((alert) => alert.textCon
 
 async function fillNewPassword(newPassword: string, confirmation = newPassword) {
   const user = userEvent.setup();
-  await user.type(screen.getByLabelText('New password'), newPassword);
+  await user.type(await screen.findByLabelText('New password'), newPassword);
   await user.type(screen.getByLabelText('Confirm the new password'), confirmation);
   return user;
 }
@@ -172,7 +172,10 @@ describe('ResetPasswordPage', () => {
     const user = await fillNewPassword('violet harbour tractor');
     await user.click(screen.getByRole('button', { name: 'Save the new password' }));
     expect((await screen.findByRole('status')).textContent).toContain('Your password has been changed.');
-    expect(sent[0]?.body).toEqual({ resetToken: 'mailed-token', newPassword: 'violet harbour tractor' });
+    expect(sent.find((call) => call.route.endsWith('/password/change'))?.body).toEqual({
+      resetToken: 'mailed-token',
+      newPassword: 'violet harbour tractor',
+    });
     // Spent: the tab forgets it.
     expect(window.sessionStorage.getItem('customer-reset-token')).toBeNull();
   });
@@ -187,13 +190,38 @@ describe('ResetPasswordPage', () => {
     const user = await fillNewPassword('violet harbour tractor');
     await user.click(screen.getByRole('button', { name: 'Save the new password' }));
     await screen.findByRole('status');
-    expect(sent[0]?.body).toEqual({ resetToken: 'mailed-token', newPassword: 'violet harbour tractor' });
+    expect(sent.find((call) => call.route.endsWith('/password/change'))?.body).toEqual({
+      resetToken: 'mailed-token',
+      newPassword: 'violet harbour tractor',
+    });
   });
 
   it.each([
     ['InvalidState', 409, 'This link has already been used or has expired. Ask for a new one below.'],
     ['ItemNotFound', 404, 'This link is not valid.'],
-  ])('offers a new link when the mailed one is refused (%s)', async (errorCode, status, text) => {
+  ])(
+    'says at once, before a password is typed, that the mailed link is refused (%s)',
+    async (errorCode, status, text) => {
+      const { sent } = renderPortalPage(<ResetPasswordPage scope="customer" />, {
+        path: '/d/reset-password?token=old-token',
+        routes: {
+          'POST /api/auth/v1/customer/password/reset/check': { status, body: errorBody(errorCode) },
+        },
+      });
+      expect((await screen.findByRole('alert')).textContent).toContain(text);
+      expect(screen.queryByLabelText('New password')).toBeNull();
+      expect(screen.getByRole('button', { name: 'Send the link' })).toBeTruthy();
+      expect(sent).toEqual([
+        { route: 'POST /api/auth/v1/customer/password/reset/check', body: { resetToken: 'old-token' } },
+      ]);
+      expect(window.sessionStorage.getItem('customer-reset-token')).toBeNull();
+    },
+  );
+
+  it.each([
+    ['InvalidState', 409, 'This link has already been used or has expired. Ask for a new one below.'],
+    ['ItemNotFound', 404, 'This link is not valid.'],
+  ])('offers a new link when the mailed one is refused at Save (%s)', async (errorCode, status, text) => {
     renderPortalPage(<ResetPasswordPage scope="admin" />, {
       path: '/a/reset-password?token=old-token',
       routes: { 'POST /api/auth/v1/admin/password/change': { status, body: errorBody(errorCode) } },

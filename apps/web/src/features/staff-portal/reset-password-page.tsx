@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
+import { LoadingState } from '../../components/loading-state.tsx';
 import { usePortalServices } from '../../lib/session/portal-api.ts';
 import { commonRefusalMessage, errorCodeOf } from '../../lib/session/sign-in-errors.ts';
 import { useTokenFromAddress } from '../../lib/session/use-token-from-address.ts';
@@ -24,19 +25,67 @@ export function resetTokenKey(scope: StaffScope): string {
   return `${scope}-reset-token`;
 }
 
+/** The message for a refused reset link, or null when the refusal says nothing about the link. */
+function linkRefusalOf(error: unknown): string | null {
+  const code = errorCodeOf(error);
+  if (code === 'InvalidState') return resetMessages.linkUsedOrExpired;
+  if (code === 'ItemNotFound') return resetMessages.linkNotValid;
+  return null;
+}
+
+/**
+ * Asks the server whether the reset link still works, once per token: 'usable' also when the
+ * check could not say (the server unreachable, too many attempts), since Save reports those.
+ */
+function useResetLinkCheck(scope: StaffScope, resetToken: string | null) {
+  const auth = useStaffAuth(scope);
+  const [checked, setChecked] = useState<{ token: string; refusal: string | null } | null>(null);
+  useEffect(() => {
+    if (resetToken === null) return;
+    let active = true;
+    auth
+      .checkResetToken({ resetToken })
+      .then(() => null)
+      .catch(linkRefusalOf)
+      .then((refusal) => {
+        if (active) setChecked({ token: resetToken, refusal });
+      });
+    return () => {
+      active = false;
+    };
+  }, [auth, resetToken]);
+  if (resetToken === null) return { kind: 'none' } as const;
+  if (checked?.token !== resetToken) return { kind: 'checking' } as const;
+  return checked.refusal === null
+    ? ({ kind: 'usable' } as const)
+    : ({ kind: 'refused', message: checked.refusal } as const);
+}
+
 /**
  * `/a/reset-password` and `/d/reset-password`: without a token, ask for a link by mail; with the
  * mailed `?token=`, choose a new password. The token leaves the address as soon as it is read and
- * stays in the tab's session storage until it is spent or refused. The spec's calls cannot check a
- * token without choosing the password, so a used or expired link is reported at Save.
+ * stays in the tab's session storage until it is spent or refused. The link is checked as the page
+ * opens, so a used or expired one is said at once, before a password is typed for nothing.
  */
 export function ResetPasswordPage({ scope }: { scope: StaffScope }) {
   const { storage } = usePortalServices();
   const resetToken = useTokenFromAddress(resetTokenKey(scope));
+  const link = useResetLinkCheck(scope, resetToken);
   const [linkRefused, setLinkRefused] = useState<string | null>(null);
   const forgetToken = () => storage.removeItem(resetTokenKey(scope));
 
-  if (resetToken !== null && linkRefused === null) {
+  useEffect(() => {
+    if (link.kind === 'refused') storage.removeItem(resetTokenKey(scope));
+  }, [link.kind, storage, scope]);
+
+  if (link.kind === 'checking') {
+    return (
+      <AuthCard title="Choose a new password">
+        <LoadingState label="Checking your link, one moment…" />
+      </AuthCard>
+    );
+  }
+  if (resetToken !== null && link.kind === 'usable' && linkRefused === null) {
     return (
       <NewPasswordForm
         scope={scope}
@@ -49,7 +98,7 @@ export function ResetPasswordPage({ scope }: { scope: StaffScope }) {
       />
     );
   }
-  return <RequestLinkForm scope={scope} notice={linkRefused} />;
+  return <RequestLinkForm scope={scope} notice={link.kind === 'refused' ? link.message : linkRefused} />;
 }
 
 function RequestLinkForm({ scope, notice }: { scope: StaffScope; notice: string | null }) {
@@ -147,10 +196,9 @@ function NewPasswordForm({
       onDone();
       setDone(true);
     } catch (error) {
-      const code = errorCodeOf(error);
-      if (code === 'WeakPassword') setWeak(true);
-      else if (code === 'InvalidState') onLinkRefused(resetMessages.linkUsedOrExpired);
-      else if (code === 'ItemNotFound') onLinkRefused(resetMessages.linkNotValid);
+      const linkRefusal = linkRefusalOf(error);
+      if (errorCodeOf(error) === 'WeakPassword') setWeak(true);
+      else if (linkRefusal !== null) onLinkRefused(linkRefusal);
       else setRefusal(commonRefusalMessage(error));
     }
   });

@@ -59,29 +59,38 @@ describe('useSignOut', () => {
     expect(page.api('customer').tokens.get()).toBeNull();
   });
 
-  it('returns a consumer to the question their link asks, not to the three questions', async () => {
+  /** A consumer signed in with a link of `signInType` remembered in the tab (none: no link), signing out. */
+  async function consumerSignsOut(signInType: 'PostalCode' | 'Direct' | null) {
     const page = renderPortalPage(<SignOutButton scope="consumer" />, {
       path: '/c/account-summary',
       routes: { 'POST /api/auth/v1/consumer/sign-out': signedOut },
     });
-    rememberLink(window.sessionStorage, {
-      token: 'link-1',
-      signInType: 'PostalCode',
-      customerId: 1001,
-      subdomain: 'sender',
-    });
+    if (signInType !== null) {
+      rememberLink(window.sessionStorage, {
+        token: 'link-1',
+        signInType,
+        customerId: 1001,
+        subdomain: 'sender',
+      });
+    }
     page.api('consumer').tokens.set(authTokenResultSchema.parse(authTokenResult({ accessType: 'Consumer' })));
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out' }));
+    return page;
+  }
+
+  it('returns a consumer to the question their link asks, not to the three questions', async () => {
+    await consumerSignsOut('PostalCode');
     await waitFor(() => expect(location()).toBe('/c/verify-token'));
   });
 
   it('returns a consumer who came without a link to the three questions', async () => {
-    const page = renderPortalPage(<SignOutButton scope="consumer" />, {
-      path: '/c/',
-      routes: { 'POST /api/auth/v1/consumer/sign-out': signedOut },
-    });
-    page.api('consumer').tokens.set(authTokenResultSchema.parse(authTokenResult({ accessType: 'Consumer' })));
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out' }));
+    await consumerSignsOut(null);
     await waitFor(() => expect(location()).toBe('/c/verify-identity'));
+  });
+
+  it('leads a consumer who came with a Direct link to the signed-out page, which says it alone', async () => {
+    const page = await consumerSignsOut('Direct');
+    await waitFor(() => expect(location()).toBe('/c/signed-out'));
+    expect(page.notified).toEqual([]);
   });
 });

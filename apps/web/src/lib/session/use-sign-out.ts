@@ -10,6 +10,11 @@ import { sessionMessages } from './session-messages.ts';
 /** Who ends the session: the person, or the idle timeout (whose reason stays until the person acts). */
 export type SignOutCause = 'person' | 'idle';
 
+/** The navigation state a sign-out leaves for the signed-out page, which says why. */
+export interface SignedOutState {
+  signedOut: SignOutCause;
+}
+
 /**
  * Signing out clears storage even when the call fails, so a person on a lost connection is still
  * signed out here. A launched customer portal returns to the admin portal; an admin's sign-out
@@ -31,11 +36,15 @@ export function useSignOut(scope: Scope, cause: SignOutCause = 'person') {
     if (scope === 'admin' && api('customer').tokens.get()?.accessType === 'Launched') {
       api('customer').tokens.remove();
     }
+    const start = launched ? paths.adminPortal.home.href() : scopeStartPath(scope, storage);
+    // The signed-out page says it itself; the snack-bar beside it would say it twice.
+    if (start === paths.consumerPortal.signedOut.href()) {
+      navigate(start, { replace: true, state: { signedOut: cause } satisfies SignedOutState });
+      return;
+    }
     if (cause === 'idle') notify(sessionMessages.idleSignedOut, 'untilActivity');
     else notify(sessionMessages.signedOut);
-    navigate(launched ? paths.adminPortal.home.href() : scopeStartPath(scope, storage), {
-      replace: true,
-    });
+    navigate(start, { replace: true });
   }
 
   return { signOut, signingOut };
