@@ -11,7 +11,7 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
 import type { StaffKind } from '../db/schema.ts';
 import type { StatementPart } from '../db/sql.ts';
-import { refuse } from '../refusals.ts';
+import { type ApiError, refuse } from '../refusals.ts';
 import {
   claimTotpStep,
   deleteTotp,
@@ -208,8 +208,16 @@ export async function payForTry(
   return { reserved, event, ip: attempt.ip, method: attempt.method };
 }
 
-/** A wrong try keeps its place in the count; the one that reaches the threshold locks the account. */
-export async function refuseWrongTry(ctx: AppContext, paid: PaidTry, reason: string): Promise<never> {
+/**
+ * A wrong try keeps its place in the count; the one that reaches the threshold locks the account.
+ * `refusal` answers a wrong try that does not lock (a passkey's own message, say).
+ */
+export async function refuseWrongTry(
+  ctx: AppContext,
+  paid: PaidTry,
+  reason: string,
+  refusal: () => ApiError = () => refuse('wrongSecondFactorCode'),
+): Promise<never> {
   const { reserved } = paid;
   const now = ctx.clock.now();
   const lockedUntil = await recordWrongPassword(ctx.db, reserved, staffLockPolicy, now);
@@ -222,9 +230,7 @@ export async function refuseWrongTry(ctx: AppContext, paid: PaidTry, reason: str
     ip: paid.ip,
     detail: { method: paid.method, reason },
   });
-  throw locks
-    ? refuse('userLocked', { retryAt: { until: lockedUntil, now } })
-    : refuse('wrongSecondFactorCode');
+  throw locks ? refuse('userLocked', { retryAt: { until: lockedUntil, now } }) : refusal();
 }
 
 /**
