@@ -398,6 +398,11 @@ describe(`staff second factors: authenticator app, recovery codes, policy and st
     const removal = await removeTotp('customer', full.accessToken);
     expect(removal.status).toBe(204);
     expect(await auditsOf('customer.second-factor.remove', customer.id)).toHaveLength(1);
+    // The recovery codes went with the last factor.
+    expect((await factors('customer', full.accessToken)).body).toMatchObject({
+      totp: { enrolled: false },
+      recoveryCodesLeft: 0,
+    });
 
     await setPolicy('required');
     try {

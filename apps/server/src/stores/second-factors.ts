@@ -120,14 +120,21 @@ export async function claimTotpStep(
 
 /**
  * Removes the user's authenticator app; with `keepOneFactor`, only while a passkey remains, so two
- * racing removals never leave a user who needs a factor without one. Answers whether it removed it.
+ * racing removals never leave a user who needs a factor without one. The recovery codes go with
+ * the last factor: they stand in for a factor, never alone. Answers whether it removed the app.
  */
 export async function deleteTotp(db: Database, userId: number, keepOneFactor: boolean): Promise<boolean> {
-  const deleted = await db
-    .delete(staffTotp)
-    .where(and(eq(staffTotp.staffUserId, userId), keepOneFactor ? passkeyOf(userId) : undefined))
-    .returning({ id: staffTotp.staffUserId });
-  return deleted.length > 0;
+  return db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(staffTotp)
+      .where(and(eq(staffTotp.staffUserId, userId), keepOneFactor ? passkeyOf(userId) : undefined))
+      .returning({ id: staffTotp.staffUserId });
+    if (deleted.length === 0) return false;
+    await tx
+      .delete(staffRecoveryCodes)
+      .where(and(eq(staffRecoveryCodes.staffUserId, userId), sql`NOT ${passkeyOf(userId)}`));
+    return true;
+  });
 }
 
 /** Replaces the user's recovery codes by these hashes: the earlier ones stop working. */
