@@ -21,7 +21,7 @@ import { findTenantById } from '../stores/tenants.ts';
 import type { AuditEntry } from './audit.ts';
 import type { EnqueueMailInput } from './mail.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords.ts';
-import { accessAfterPassword } from './second-factors.ts';
+import { accessAfterPassword, type PasswordAccess } from './second-factors.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
 import type { NewSession } from './sessions.ts';
 import { createSubscriptionLinks } from './subscriptions.ts';
@@ -65,6 +65,11 @@ interface PasswordCheck {
   event: string;
   /** Whether the client has gone: a check not started by then is dropped (decision record 014). */
   clientGone?: () => boolean;
+  /**
+   * A lookup of the reserved user that runs while the password is hashed, so a right password
+   * settles its place as soon as the hash is done.
+   */
+  whileHashing?: (reserved: StaffUser) => Promise<void>;
 }
 
 /**
@@ -105,12 +110,15 @@ async function checkPassword(check: PasswordCheck): Promise<StaffUser> {
     });
     throw refuse('userLocked', { retryAt: { until: user.lockedUntil, now: ctx.clock.now() } });
   }
-  const matches = await verifyPassword(reserved.passwordHash, password, clientGone).catch(
-    async (error: unknown) => {
+  const matches = await Promise.all([
+    verifyPassword(reserved.passwordHash, password, clientGone),
+    check.whileHashing?.(reserved),
+  ])
+    .then(([verified]) => verified)
+    .catch(async (error: unknown) => {
       await giveBackAttempt(ctx.db, reserved);
       throw error;
-    },
-  );
+    });
   if (matches) return reserved;
   const lockedUntil = await recordWrongPassword(ctx.db, reserved, staffLockPolicy, ctx.clock.now());
   const locks = reserved.failedCount >= staffLockPolicy.threshold;
@@ -149,7 +157,12 @@ export async function staffSignIn(
   clientGone?: () => boolean,
 ): Promise<AuthTokenResult> {
   const event = `${kind}.sign-in`;
-  const check: PasswordCheck = { ctx, kind, ...credentials, ip, event, clientGone };
+  let access: Promise<PasswordAccess> | undefined;
+  const whileHashing = async (reserved: StaffUser) => {
+    access = accessAfterPassword(ctx, reserved);
+    await access;
+  };
+  const check: PasswordCheck = { ctx, kind, ...credentials, ip, event, clientGone, whileHashing };
   const user = await checkPassword(check);
   const actor = `${kind}:${user.id}`;
   if (await passwordExpired(ctx, user)) {
@@ -165,9 +178,9 @@ export async function staffSignIn(
     throw refuse('passwordExpired');
   }
   // A user with a second factor, or one who must enrol one, gets a session good only for that.
-  const access = await accessAfterPassword(ctx, user);
+  const granted = await (access ?? accessAfterPassword(ctx, user));
   // The right password, the session and its audit row commit together in one statement.
-  const session: NewSession = { scope: kind, tenantId: user.tenantId, staffUserId: user.id, ...access };
+  const session: NewSession = { scope: kind, tenantId: user.tenantId, staffUserId: user.id, ...granted };
   const reserved = ctx.sessions.reserve();
   const audited = ctx.audit.insertOf({
     event,
@@ -177,7 +190,7 @@ export async function staffSignIn(
     ip,
     detail: {
       sessionId: reserved.id,
-      ...(access.hasRestrictedAccess ? { accessType: access.accessType } : {}),
+      ...(granted.hasRestrictedAccess ? { accessType: granted.accessType } : {}),
     },
   });
   if (!(await recordRightPassword(ctx.db, user, [...reserved.inserts(session), audited]))) {
