@@ -19,7 +19,8 @@ import {
 } from '../services/staff-auth.ts';
 import { identifySession, setRefreshCookie } from './session-http.ts';
 
-const errors = (...statuses: number[]) =>
+/** The error body as the answer of each of these statuses. */
+export const errors = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((status) => [status, errorBodySchema]));
 export const noContentSchema = z.null().describe('No content');
 

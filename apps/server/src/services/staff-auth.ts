@@ -19,7 +19,9 @@ import {
 } from '../stores/staff-users.ts';
 import { findTenantById } from '../stores/tenants.ts';
 import type { AuditEntry } from './audit.ts';
+import type { EnqueueMailInput } from './mail.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords.ts';
+import { accessAfterPassword, type PasswordAccess } from './second-factors.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
 import type { NewSession } from './sessions.ts';
 import { createSubscriptionLinks } from './subscriptions.ts';
@@ -63,6 +65,11 @@ interface PasswordCheck {
   event: string;
   /** Whether the client has gone: a check not started by then is dropped (decision record 014). */
   clientGone?: () => boolean;
+  /**
+   * A lookup of the reserved user that runs while the password is hashed, so a right password
+   * settles its place as soon as the hash is done.
+   */
+  whileHashing?: (reserved: StaffUser) => Promise<void>;
 }
 
 /**
@@ -103,12 +110,15 @@ async function checkPassword(check: PasswordCheck): Promise<StaffUser> {
     });
     throw refuse('userLocked', { retryAt: { until: user.lockedUntil, now: ctx.clock.now() } });
   }
-  const matches = await verifyPassword(reserved.passwordHash, password, clientGone).catch(
-    async (error: unknown) => {
+  const matches = await Promise.all([
+    verifyPassword(reserved.passwordHash, password, clientGone),
+    check.whileHashing?.(reserved),
+  ])
+    .then(([verified]) => verified)
+    .catch(async (error: unknown) => {
       await giveBackAttempt(ctx.db, reserved);
       throw error;
-    },
-  );
+    });
   if (matches) return reserved;
   const lockedUntil = await recordWrongPassword(ctx.db, reserved, staffLockPolicy, ctx.clock.now());
   const locks = reserved.failedCount >= staffLockPolicy.threshold;
@@ -147,7 +157,12 @@ export async function staffSignIn(
   clientGone?: () => boolean,
 ): Promise<AuthTokenResult> {
   const event = `${kind}.sign-in`;
-  const check: PasswordCheck = { ctx, kind, ...credentials, ip, event, clientGone };
+  let access: Promise<PasswordAccess> | undefined;
+  const whileHashing = async (reserved: StaffUser) => {
+    access = accessAfterPassword(ctx, reserved);
+    await access;
+  };
+  const check: PasswordCheck = { ctx, kind, ...credentials, ip, event, clientGone, whileHashing };
   const user = await checkPassword(check);
   const actor = `${kind}:${user.id}`;
   if (await passwordExpired(ctx, user)) {
@@ -162,15 +177,10 @@ export async function staffSignIn(
     });
     throw refuse('passwordExpired');
   }
+  // A user with a second factor, or one who must enrol one, gets a session good only for that.
+  const granted = await (access ?? accessAfterPassword(ctx, user));
   // The right password, the session and its audit row commit together in one statement.
-  const session: NewSession = {
-    scope: kind,
-    tenantId: user.tenantId,
-    staffUserId: user.id,
-    accessType: kind === 'admin' ? 'Admin' : 'Customer',
-    hasRestrictedAccess: false,
-    roleId: user.roleId,
-  };
+  const session: NewSession = { scope: kind, tenantId: user.tenantId, staffUserId: user.id, ...granted };
   const reserved = ctx.sessions.reserve();
   const audited = ctx.audit.insertOf({
     event,
@@ -178,7 +188,10 @@ export async function staffSignIn(
     actor,
     tenantId: user.tenantId,
     ip,
-    detail: { sessionId: reserved.id },
+    detail: {
+      sessionId: reserved.id,
+      ...(granted.hasRestrictedAccess ? { accessType: granted.accessType } : {}),
+    },
   });
   if (!(await recordRightPassword(ctx.db, user, [...reserved.inserts(session), audited]))) {
     return refuseChangedDuringCheck(check, user);
@@ -198,29 +211,42 @@ export function resetPasswordUrl(config: AppContext['config'], kind: StaffKind, 
   return `${appsOrigin(config)}${portalPrefix[kind]}/reset-password?token=${encodeURIComponent(token)}`;
 }
 
-async function sendResetMail(
-  ctx: AppContext,
-  user: StaffUser,
-  token: string,
-  expiresAt: Date,
-): Promise<void> {
-  const link = resetPasswordUrl(ctx.config, user.kind, token);
+/**
+ * A mail to a staff user, with the unsubscribe links every mail to a tenant's address carries;
+ * `expiresAt` when what it carries stops working.
+ */
+export async function staffMailOf(
+  deps: Pick<AppContext, 'db' | 'config' | 'subscriptionKey'>,
+  user: Pick<StaffUser, 'tenantId' | 'email'>,
+  mail: { subject: string; text: string; expiresAt?: Date },
+): Promise<EnqueueMailInput> {
   let unsubscribe = null;
   if (user.tenantId !== null) {
-    const tenant = await findTenantById(ctx.db, user.tenantId);
+    const tenant = await findTenantById(deps.db, user.tenantId);
     if (tenant !== undefined) {
-      unsubscribe = createSubscriptionLinks(ctx.config, ctx.subscriptionKey).unsubscribeLinksFor(tenant, {
+      unsubscribe = createSubscriptionLinks(deps.config, deps.subscriptionKey).unsubscribeLinksFor(tenant, {
         customerId: tenant.id,
         emailAddress: user.email,
       });
     }
   }
-  await ctx.mail.enqueueMail({
-    tenantId: user.tenantId,
-    to: user.email,
+  return { tenantId: user.tenantId, to: user.email, ...mail, unsubscribe };
+}
+
+/** Queues `staffMailOf` and starts its delivery. */
+export async function mailStaffUser(
+  ctx: AppContext,
+  user: Pick<StaffUser, 'tenantId' | 'email'>,
+  mail: { subject: string; text: string; expiresAt?: Date },
+): Promise<void> {
+  await ctx.mail.enqueueMail(await staffMailOf(ctx, user, mail));
+}
+
+function sendResetMail(ctx: AppContext, user: StaffUser, token: string, expiresAt: Date): Promise<void> {
+  const link = resetPasswordUrl(ctx.config, user.kind, token);
+  return mailStaffUser(ctx, user, {
     subject: staffMailTexts.resetSubject,
     text: staffMailTexts.resetBody(link),
-    unsubscribe,
     expiresAt,
   });
 }
