@@ -13,7 +13,8 @@ import type { StaffKind } from '../db/schema.ts';
 import { changePassword, requestPasswordReset, staffSignIn } from '../services/staff-auth.ts';
 import { identifySession, setRefreshCookie } from './session-http.ts';
 
-const errors = (...statuses: number[]) =>
+/** The error body as the answer of each of these statuses. */
+export const errors = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((status) => [status, errorBodySchema]));
 export const noContentSchema = z.null().describe('No content');
 
