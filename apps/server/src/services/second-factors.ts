@@ -9,7 +9,7 @@ import {
 } from '@entry/domain';
 import type { AppContext } from '../context.ts';
 import type { StatementPart } from '../db/sql.ts';
-import { refuse } from '../refusals.ts';
+import { type ApiError, refuse } from '../refusals.ts';
 import {
   claimTotpStep,
   deleteTotp,
@@ -67,7 +67,7 @@ export interface PasswordAccess {
   roleId: number | null;
 }
 
-const fullAccessType = (user: StaffOf): AccessType => (user.kind === 'admin' ? 'Admin' : 'Customer');
+export const fullAccessType = (user: StaffOf): AccessType => (user.kind === 'admin' ? 'Admin' : 'Customer');
 
 /**
  * A user with a factor (and a policy other than off) must pass it; one without where the policy
@@ -98,7 +98,7 @@ export async function staffUserOf(ctx: AppContext, principal: SessionPrincipal):
   return user;
 }
 
-const actorOf = (user: Pick<StaffUser, 'kind' | 'id'>) => `${user.kind}:${user.id}`;
+export const actorOf = (user: Pick<StaffUser, 'kind' | 'id'>) => `${user.kind}:${user.id}`;
 
 /**
  * A second factor shown in this session: it gets full access (a second step, a first enrolment)
@@ -197,8 +197,16 @@ export async function payForTry(
   return { reserved, event, ip: attempt.ip, method: attempt.method };
 }
 
-/** A wrong try keeps its place in the count; the one that reaches the threshold locks the account. */
-export async function refuseWrongTry(ctx: AppContext, paid: PaidTry, reason: string): Promise<never> {
+/**
+ * A wrong try keeps its place in the count; the one that reaches the threshold locks the account.
+ * `wrong` is the refusal of a try that does not lock (a passkey's differs from a code's).
+ */
+export async function refuseWrongTry(
+  ctx: AppContext,
+  paid: PaidTry,
+  reason: string,
+  wrong: () => ApiError = () => refuse('wrongSecondFactorCode'),
+): Promise<never> {
   const { reserved } = paid;
   const now = ctx.clock.now();
   const lockedUntil = await recordWrongPassword(ctx.db, reserved, staffLockPolicy, now);
@@ -211,9 +219,7 @@ export async function refuseWrongTry(ctx: AppContext, paid: PaidTry, reason: str
     ip: paid.ip,
     detail: { method: paid.method, reason },
   });
-  throw locks
-    ? refuse('userLocked', { retryAt: { until: lockedUntil, now } })
-    : refuse('wrongSecondFactorCode');
+  throw locks ? refuse('userLocked', { retryAt: { until: lockedUntil, now } }) : wrong();
 }
 
 /**
@@ -270,7 +276,7 @@ export async function startTotpEnrolment(
 }
 
 /** New recovery codes for the user, the earlier ones void; the codes in clear are shown once. */
-async function issueRecoveryCodes(ctx: AppContext, user: StaffUser): Promise<string[]> {
+export async function issueRecoveryCodes(ctx: AppContext, user: StaffUser): Promise<string[]> {
   const codes = newRecoveryCodes();
   const hashes = codes.map((code) => hashRecoveryCode(ctx.pepper, code) ?? '');
   await replaceRecoveryCodes(ctx.db, user.id, hashes, ctx.clock.now());

@@ -17,16 +17,16 @@ export async function listPasskeys(db: Database, userId: number): Promise<StaffP
     .orderBy(asc(staffPasskeys.createdAt));
 }
 
-/** A passkey as a sign-in finds it: with its user's kind and whether the user is disabled. */
+/** A passkey as a sign-in finds it: with its user's kind and tenant. */
 export interface PasskeyOfUser {
   passkey: StaffPasskey;
   kind: StaffKind;
-  disabled: boolean;
+  tenantId: number | null;
 }
 
 export async function findPasskey(db: Database, credentialId: string): Promise<PasskeyOfUser | undefined> {
   const [found] = await db
-    .select({ passkey: staffPasskeys, kind: staffUsers.kind, disabled: staffUsers.disabled })
+    .select({ passkey: staffPasskeys, kind: staffUsers.kind, tenantId: staffUsers.tenantId })
     .from(staffPasskeys)
     .innerJoin(staffUsers, eq(staffUsers.id, staffPasskeys.staffUserId))
     .where(eq(staffPasskeys.credentialId, credentialId));
