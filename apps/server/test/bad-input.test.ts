@@ -74,7 +74,18 @@ function send(
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, method, path, headers: { ...headers, connection: 'close' } },
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        // node:http frames a DELETE's body only when told its length, as every real client does.
+        headers: {
+          ...headers,
+          ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+          connection: 'close',
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
