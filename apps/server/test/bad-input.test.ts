@@ -79,11 +79,11 @@ function send(
         port: url.port,
         method,
         path,
-        // node:http frames a DELETE's body only when told its length, as every real client does.
+        // Node frames a DELETE's body only when told its length (it sends no chunked body by default).
         headers: {
           ...headers,
-          ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
           connection: 'close',
+          ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
         },
       },
       (res) => {
