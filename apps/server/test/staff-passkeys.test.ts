@@ -453,6 +453,25 @@ describe(`staff passkeys (${databaseLabel})`, () => {
     expect(optional.status).toBe(204);
   });
 
+  it('keeps one of the last two factors when both are removed at once', async () => {
+    const laptop = new SoftAuthenticator(origin);
+    const phone = new SoftAuthenticator(origin);
+    const { user, token } = await enrolled('admin', laptop);
+    expect((await addPasskey('admin', token, phone, 'Phone')).status).toBe(200);
+    const removals = await Promise.all(
+      [laptop, phone].map((authenticator) =>
+        call(
+          server.baseUrl,
+          'DELETE',
+          `/api/auth/v1/admin/second-factors/passkeys/${authenticator.credentials[0]?.id}`,
+          { token },
+        ),
+      ),
+    );
+    expect(removals.map((removal) => removal.status).sort()).toEqual([204, 409]);
+    expect(await passkeysOf(user.id)).toHaveLength(1);
+  });
+
   it('lets a pending session never add a passkey, and an enrolment session never sign in with one', async () => {
     const authenticator = new SoftAuthenticator(origin);
     const { user } = await enrolled('admin', authenticator);
