@@ -43,14 +43,17 @@ interface ChallengeDeps {
   db: Database;
 }
 
-/** A new challenge stored for `owner`: its id (what the client sends back) and its bytes, base64url. */
+/**
+ * A new challenge of 32 random bytes, stored (base64url) for `owner`: its id, which the client
+ * sends back, and its bytes.
+ */
 async function newChallenge(deps: ChallengeDeps, owner: ChallengeOwner) {
   const id = randomUUID();
   const bytes = randomBytes(32);
   const expiresAt = new Date(deps.config.clock.now().getTime() + challengeLifetimeMs);
   await insertChallenge(deps.db, {
     id,
-    challenge: Buffer.from(bytes).toString('base64url'),
+    challenge: bytes.toString('base64url'),
     ...owner,
     expiresAt,
   });
