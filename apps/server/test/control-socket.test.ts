@@ -83,33 +83,13 @@ describe.runIf(testDatabaseUrl === undefined)('operator commands against a runni
     expect(JSON.parse(enabled.stdout)).toMatchObject({ username: admin.username });
     expect(await signIn()).toBe(200);
 
+    const adminNamed = ['--kind', 'admin', '--username', admin.username];
     const factorsOf = async () =>
-      JSON.parse(
-        (
-          await runMain(
-            env,
-            'user',
-            'factors',
-            '--kind',
-            'admin',
-            '--username',
-            admin.username,
-            '--format',
-            'json',
-          )
-        ).stdout,
-      ) as { authenticatorApp: string };
+      JSON.parse((await runMain(env, 'user', 'factors', ...adminNamed, '--format', 'json')).stdout) as {
+        authenticatorApp: string;
+      };
     expect(await factorsOf()).toMatchObject({ authenticatorApp: 'confirmed' });
-    const reset = await runMain(
-      env,
-      'user',
-      'factors-reset',
-      '--kind',
-      'admin',
-      '--username',
-      admin.username,
-    );
-    expect(reset.code).toBe(0);
+    expect((await runMain(env, 'user', 'factors-reset', ...adminNamed)).code).toBe(0);
     expect(await factorsOf()).toMatchObject({ authenticatorApp: 'none' });
 
     const revoked = await runMain(env, 'links', 'revoke', '--mailing', 'no-such-mailing');

@@ -82,6 +82,17 @@ describe(`staff second factors: authenticator app, recovery codes, policy and st
       `/api/auth/v1/${kind}/second-factors/totp/confirm`,
       { token, body: { code } },
     );
+  const regenerateCodes = (kind: StaffKind, token: string) =>
+    call<RecoveryCodes & ErrorBody>(
+      server.baseUrl,
+      'POST',
+      `/api/auth/v1/${kind}/second-factors/recovery-codes`,
+      {
+        token,
+      },
+    );
+  const removeTotp = (kind: StaffKind, token: string) =>
+    call<ErrorBody>(server.baseUrl, 'DELETE', `/api/auth/v1/${kind}/second-factors/totp`, { token });
   const launch = (token: string) =>
     call<ErrorBody>(server.baseUrl, 'POST', `/api/auth/v1/launch/customer/${server.demo.tenant.customerId}`, {
       token,
@@ -167,10 +178,8 @@ describe(`staff second factors: authenticator app, recovery codes, policy and st
     // A password alone never adds a factor to an account that has one.
     expect((await startTotp('admin', token)).status).toBe(403);
     expect((await confirmTotp('admin', token, '123456')).status).toBe(403);
-    expect(
-      (await call(server.baseUrl, 'POST', '/api/auth/v1/admin/second-factors/recovery-codes', { token }))
-        .status,
-    ).toBe(403);
+    expect((await regenerateCodes('admin', token)).status).toBe(403);
+    expect((await removeTotp('admin', token)).status).toBe(403);
     expect((await refresh('admin', pending.body.refreshToken)).status).toBe(401);
     const signOut = await call(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-out', { token });
     expect(signOut.status).toBeLessThan(300);
@@ -317,12 +326,7 @@ describe(`staff second factors: authenticator app, recovery codes, policy and st
 
   it('regenerates recovery codes: the earlier ones stop working', async () => {
     const admin = await enrolledUser('admin');
-    const regenerated = await call<RecoveryCodes>(
-      server.baseUrl,
-      'POST',
-      '/api/auth/v1/admin/second-factors/recovery-codes',
-      { token: admin.auth.accessToken },
-    );
+    const regenerated = await regenerateCodes('admin', admin.auth.accessToken);
     expect(regenerated.status).toBe(200);
     expect(regenerated.body.recoveryCodes).toHaveLength(10);
     const pending = await signIn('admin', admin.username);
@@ -353,23 +357,9 @@ describe(`staff second factors: authenticator app, recovery codes, policy and st
       errors: [],
       stepUpRequired: true,
     });
-    const removal = await call<ErrorBody>(
-      server.baseUrl,
-      'DELETE',
-      '/api/auth/v1/admin/second-factors/totp',
-      {
-        token: admin.accessToken,
-      },
-    );
+    const removal = await removeTotp('admin', admin.accessToken);
     expect(removal.body).toMatchObject({ errorCode: 'NotPermitted', stepUpRequired: true });
-    const codes = await call<ErrorBody>(
-      server.baseUrl,
-      'POST',
-      '/api/auth/v1/admin/second-factors/recovery-codes',
-      {
-        token: admin.accessToken,
-      },
-    );
+    const codes = await regenerateCodes('admin', admin.accessToken);
     expect(codes.body).toMatchObject({ stepUpRequired: true });
 
     const steppedUp = await passSecondFactor(
@@ -390,14 +380,7 @@ describe(`staff second factors: authenticator app, recovery codes, policy and st
 
   it("refuses to remove an admin's last factor", async () => {
     const admin = await enrolledUser('admin');
-    const removal = await call<ErrorBody>(
-      server.baseUrl,
-      'DELETE',
-      '/api/auth/v1/admin/second-factors/totp',
-      {
-        token: admin.auth.accessToken,
-      },
-    );
+    const removal = await removeTotp('admin', admin.auth.accessToken);
     expect(removal.status).toBe(409);
     expect(removal.body).toMatchObject({ errorCode: 'InvalidState' });
   });
@@ -412,9 +395,7 @@ describe(`staff second factors: authenticator app, recovery codes, policy and st
     expect(pending.body).toMatchObject({ accessType: 'SecondFactorPending' });
     const full = await passSecondFactor(server, 'customer', pending.body.accessToken, secret);
     // Optional: the last factor may go.
-    const removal = await call(server.baseUrl, 'DELETE', '/api/auth/v1/customer/second-factors/totp', {
-      token: full.accessToken,
-    });
+    const removal = await removeTotp('customer', full.accessToken);
     expect(removal.status).toBe(204);
     expect(await auditsOf('customer.second-factor.remove', customer.id)).toHaveLength(1);
 
@@ -438,19 +419,22 @@ describe(`staff second factors: authenticator app, recovery codes, policy and st
 
   it("lists and resets a user's factors from the CLI: sessions end, the user re-enrols and is mailed", async () => {
     const admin = await enrolledUser('admin');
-    const listed = await cli(
-      server,
-      'user',
-      'factors',
-      '--kind',
-      'admin',
-      '--username',
-      admin.username,
-      '--format',
-      'json',
-    );
-    expect(listed.code).toBe(0);
-    expect(JSON.parse(listed.stdout)).toMatchObject({
+    const listFactors = async () => {
+      const listed = await cli(
+        server,
+        'user',
+        'factors',
+        '--kind',
+        'admin',
+        '--username',
+        admin.username,
+        '--format',
+        'json',
+      );
+      expect(listed.code).toBe(0);
+      return JSON.parse(listed.stdout) as unknown;
+    };
+    expect(await listFactors()).toMatchObject({
       kind: 'admin',
       username: admin.username,
       policy: 'required',
@@ -480,18 +464,7 @@ describe(`staff second factors: authenticator app, recovery codes, policy and st
     expect((await signIn('admin', admin.username)).body).toMatchObject({
       accessType: 'SecondFactorEnrolment',
     });
-    const after = await cli(
-      server,
-      'user',
-      'factors',
-      '--kind',
-      'admin',
-      '--username',
-      admin.username,
-      '--format',
-      'json',
-    );
-    expect(JSON.parse(after.stdout)).toMatchObject({ authenticatorApp: 'none', recoveryCodesLeft: 0 });
+    expect(await listFactors()).toMatchObject({ authenticatorApp: 'none', recoveryCodesLeft: 0 });
   });
 
   it("sets a tenant's policy from the CLI", async () => {

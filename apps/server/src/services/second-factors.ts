@@ -272,6 +272,24 @@ export async function listSecondFactors(
   };
 }
 
+/** The audit row of a change a user made to their factors: `{kind}.second-factor.{change}`. */
+export function auditFactorChange(
+  ctx: AppContext,
+  user: Pick<StaffUser, 'kind' | 'id' | 'tenantId'>,
+  change: 'add' | 'remove' | 'rename' | 'recovery-codes',
+  ip: string,
+  detail?: Record<string, unknown>,
+): Promise<void> {
+  return ctx.audit.record({
+    event: `${user.kind}.second-factor.${change}`,
+    outcome: 'success',
+    actor: actorOf(user),
+    tenantId: user.tenantId,
+    ip,
+    ...(detail === undefined ? {} : { detail }),
+  });
+}
+
 /** Starts an authenticator app: its secret, sealed until confirmed by a first code. */
 export async function startTotpEnrolment(
   ctx: AppContext,
@@ -314,14 +332,7 @@ export async function confirmTotpEnrolment(
   const firstFactor = !(await hasSecondFactor(ctx.db, user.id));
   if (!(await claimTotpStep(ctx.db, totp, step, { at: now }))) throw refuse('totpNotStarted');
   const recoveryCodes = firstFactor ? await issueRecoveryCodes(ctx, user) : null;
-  await ctx.audit.record({
-    event: `${user.kind}.second-factor.add`,
-    outcome: 'success',
-    actor: actorOf(user),
-    tenantId: user.tenantId,
-    ip,
-    detail: { method: 'totp', sessionId: principal.sessionId },
-  });
+  await auditFactorChange(ctx, user, 'add', ip, { method: 'totp', sessionId: principal.sessionId });
   const auth = await completeSecondFactor(ctx, principal, { method: 'totp', ip });
   return { auth, recoveryCodes };
 }
@@ -334,14 +345,7 @@ export async function removeTotp(ctx: AppContext, principal: SessionPrincipal, i
     if ((await findTotp(ctx.db, user.id)) === undefined) throw refuse('totpNotEnrolled');
     throw lastSecondFactorRefusal();
   }
-  await ctx.audit.record({
-    event: `${user.kind}.second-factor.remove`,
-    outcome: 'success',
-    actor: actorOf(user),
-    tenantId: user.tenantId,
-    ip,
-    detail: { method: 'totp' },
-  });
+  await auditFactorChange(ctx, user, 'remove', ip, { method: 'totp' });
 }
 
 /** New recovery codes for a user who has a factor; the earlier ones stop working. */
@@ -354,13 +358,7 @@ export async function regenerateRecoveryCodes(
   await assertMayChangeFactors(ctx, principal, user);
   if (!(await hasSecondFactor(ctx.db, user.id))) throw refuse('noSecondFactor');
   const codes = await issueRecoveryCodes(ctx, user);
-  await ctx.audit.record({
-    event: `${user.kind}.second-factor.recovery-codes`,
-    outcome: 'success',
-    actor: actorOf(user),
-    tenantId: user.tenantId,
-    ip,
-  });
+  await auditFactorChange(ctx, user, 'recovery-codes', ip);
   return codes;
 }
 
