@@ -17,12 +17,11 @@ import {
   recordPasskeyUse,
   renamePasskey,
 } from '../stores/staff-passkeys.ts';
-import type { StaffUser } from '../stores/staff-users.ts';
-import type { AuditOutcome } from './audit.ts';
 import { hashesEqual, keyedHash } from './keyed-hash.ts';
 import {
   actorOf,
   assertMayChangeFactors,
+  auditFactorChange,
   completeSecondFactor,
   fullAccessType,
   giveBackTry,
@@ -57,27 +56,6 @@ import {
  */
 const userHandleOf = (ctx: AppContext, userId: number) =>
   Buffer.from(keyedHash(ctx.pepper, `passkey-user:${userId}`), 'hex');
-
-/** Audits a change to the user's passkeys (`{kind}.second-factor.{change}`); the detail names the method. */
-function auditPasskeyChange(
-  ctx: AppContext,
-  user: Pick<StaffUser, 'kind' | 'id' | 'tenantId'>,
-  entry: {
-    change: 'add' | 'rename' | 'remove';
-    outcome: AuditOutcome;
-    ip: string;
-    detail: Record<string, unknown>;
-  },
-): Promise<void> {
-  return ctx.audit.record({
-    event: `${user.kind}.second-factor.${entry.change}`,
-    outcome: entry.outcome,
-    actor: actorOf(user),
-    tenantId: user.tenantId,
-    ip: entry.ip,
-    detail: { method: 'passkey', ...entry.detail },
-  });
-}
 
 /** The options to create a passkey for the calling user, none of the user's passkeys again. */
 export async function passkeyRegistrationOptions(
@@ -115,11 +93,13 @@ export async function registerPasskey(
   if (challenge === undefined) throw refuse('passkeyChallengeInvalid');
   const created = await verifyRegistration(ctx.config, request.response, challenge);
   if (created === undefined) {
-    await auditPasskeyChange(ctx, user, {
-      change: 'add',
+    await ctx.audit.record({
+      event: `${user.kind}.second-factor.add`,
       outcome: 'failure',
+      actor: actorOf(user),
+      tenantId: user.tenantId,
       ip,
-      detail: { reason: 'not verified' },
+      detail: { method: 'passkey', reason: 'not verified' },
     });
     throw refuse('passkeyRegistrationNotVerified');
   }
@@ -133,11 +113,10 @@ export async function registerPasskey(
   });
   if (!added) throw refuse('passkeyAlreadyRegistered');
   const recoveryCodes = firstFactor ? await issueRecoveryCodes(ctx, user) : null;
-  await auditPasskeyChange(ctx, user, {
-    change: 'add',
-    outcome: 'success',
-    ip,
-    detail: { passkeyId: created.credentialId, sessionId: principal.sessionId },
+  await auditFactorChange(ctx, user, 'add', ip, {
+    method: 'passkey',
+    passkeyId: created.credentialId,
+    sessionId: principal.sessionId,
   });
   const auth = await completeSecondFactor(ctx, principal, { method: 'passkey', ip });
   return { auth, recoveryCodes };
@@ -292,7 +271,7 @@ export async function renameUserPasskey(
   const user = await staffUserOf(ctx, principal);
   await assertMayChangeFactors(ctx, principal, user);
   if (!(await renamePasskey(ctx.db, user.id, passkeyId, name))) throw refuse('passkeyNotFound');
-  await auditPasskeyChange(ctx, user, { change: 'rename', outcome: 'success', ip, detail: { passkeyId } });
+  await auditFactorChange(ctx, user, 'rename', ip, { method: 'passkey', passkeyId });
 }
 
 /** Removes one of the calling user's passkeys, unless it is the last factor the user's policy requires. */
@@ -307,5 +286,5 @@ export async function removeUserPasskey(
   const removal = await deletePasskey(ctx.db, user.id, passkeyId, mustKeepAFactor(policy));
   if (removal === 'not-found') throw refuse('passkeyNotFound');
   if (removal === 'last-factor') throw lastSecondFactorRefusal();
-  await auditPasskeyChange(ctx, user, { change: 'remove', outcome: 'success', ip, detail: { passkeyId } });
+  await auditFactorChange(ctx, user, 'remove', ip, { method: 'passkey', passkeyId });
 }
