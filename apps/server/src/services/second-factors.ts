@@ -210,13 +210,13 @@ export async function payForTry(
 
 /**
  * A wrong try keeps its place in the count; the one that reaches the threshold locks the account.
- * `wrong` is the refusal of a try that does not lock (a passkey's differs from a code's).
+ * `refusal` answers a wrong try that does not lock (a passkey's own message, say).
  */
 export async function refuseWrongTry(
   ctx: AppContext,
   paid: PaidTry,
   reason: string,
-  wrong: () => ApiError = () => refuse('wrongSecondFactorCode'),
+  refusal: () => ApiError = () => refuse('wrongSecondFactorCode'),
 ): Promise<never> {
   const { reserved } = paid;
   const now = ctx.clock.now();
@@ -230,7 +230,7 @@ export async function refuseWrongTry(
     ip: paid.ip,
     detail: { method: paid.method, reason },
   });
-  throw locks ? refuse('userLocked', { retryAt: { until: lockedUntil, now } }) : wrong();
+  throw locks ? refuse('userLocked', { retryAt: { until: lockedUntil, now } }) : refusal();
 }
 
 /**
