@@ -288,6 +288,35 @@ export const refusals = {
     message: 'Too many codes were sent to you in the last hour. Please try again later.',
   },
 
+  // Staff passkeys.
+  passkeyNotRegistered: {
+    status: 401,
+    errorCode: 'InvalidSignIn',
+    message: 'This passkey is not registered.',
+  },
+  passkeyNotVerified: {
+    status: 401,
+    errorCode: 'InvalidSignIn',
+    message: 'The passkey could not be verified. Please try again.',
+  },
+  passkeyChallengeInvalid: {
+    status: 409,
+    errorCode: 'InvalidState',
+    message: 'This passkey request has expired or was already answered. Please try again.',
+  },
+  passkeyRegistrationNotVerified: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'The new passkey could not be verified. Please try again.',
+    fields: ['response'],
+  },
+  passkeyAlreadyRegistered: {
+    status: 409,
+    errorCode: 'DuplicateValue',
+    message: 'This passkey is registered already.',
+  },
+  passkeyNotFound: { status: 404, errorCode: 'ItemNotFound', message: 'You have no passkey with this id.' },
+
   // E-mail subscriptions.
   subscriptionLinkInvalid: {
     status: 401,

@@ -54,6 +54,8 @@ const failureLimitedCalls = [
       'password/change',
       'sign-in/second-factor',
       'second-factors/totp/confirm',
+      'sign-in/passkey/options',
+      'sign-in/passkey',
     ].map((call) => ['post', `/api/auth/v1/${kind}/${call}`]),
   ),
   ['post', '/api/auth/v1/customer/sign-in/token'],

@@ -24,7 +24,7 @@ export const errors = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((status) => [status, errorBodySchema]));
 export const noContentSchema = z.null().describe('No content');
 
-const article = (kind: StaffKind) => (kind === 'admin' ? 'an admin' : 'a customer user');
+export const article = (kind: StaffKind) => (kind === 'admin' ? 'an admin' : 'a customer user');
 
 /** Password sign-in, reset and change: the same calls for admins and customers. */
 export function registerStaffPasswordRoutes(

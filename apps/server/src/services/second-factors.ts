@@ -78,7 +78,7 @@ export interface PasswordAccess {
   roleId: number | null;
 }
 
-const fullAccessType = (user: StaffOf): AccessType => (user.kind === 'admin' ? 'Admin' : 'Customer');
+export const fullAccessType = (user: StaffOf): AccessType => (user.kind === 'admin' ? 'Admin' : 'Customer');
 
 /**
  * A user with a factor (and a policy other than off) must pass it; one without where the policy
@@ -109,7 +109,7 @@ export async function staffUserOf(ctx: AppContext, principal: SessionPrincipal):
   return user;
 }
 
-const actorOf = (user: Pick<StaffUser, 'kind' | 'id'>) => `${user.kind}:${user.id}`;
+export const actorOf = (user: Pick<StaffUser, 'kind' | 'id'>) => `${user.kind}:${user.id}`;
 
 /**
  * A second factor shown in this session: it gets full access (a second step, a first enrolment)
@@ -305,7 +305,7 @@ export async function startTotpEnrolment(
 }
 
 /** New recovery codes for the user, the earlier ones void; the codes in clear are shown once. */
-async function issueRecoveryCodes(ctx: AppContext, user: StaffUser): Promise<string[]> {
+export async function issueRecoveryCodes(ctx: AppContext, user: StaffUser): Promise<string[]> {
   const codes = newRecoveryCodes();
   const hashes = codes.map((code) => hashRecoveryCode(ctx.pepper, code) ?? '');
   await replaceRecoveryCodes(ctx.db, user.id, hashes, ctx.clock.now());
