@@ -20,6 +20,8 @@ export const errorBodySchema = z.object({
   triesLeft: z.number().int().nonnegative().optional(),
   /** A locked verification, or the answer that locked it: when the lock ends. */
   lockedUntil: isoDateTime.optional(),
+  /** The call needs a second factor used within `stepUpMinutes`: confirm one, then try again. */
+  stepUpRequired: z.boolean().optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
