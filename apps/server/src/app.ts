@@ -27,7 +27,7 @@ import {
   MemoryFailureCountStore,
 } from './services/rate-limit.ts';
 import { startPruning } from './services/retention.ts';
-import { resolvePepper } from './services/secrets.ts';
+import { resolvePepper, resolveSecondFactorKey } from './services/secrets.ts';
 import { createSessionService } from './services/sessions.ts';
 import { subscriptionTokenKey } from './services/subscriptions-token.ts';
 import { registerWeb } from './web.ts';
@@ -197,6 +197,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       mail,
       pepper,
       subscriptionKey: subscriptionTokenKey(pepper),
+      secondFactorKey: resolveSecondFactorKey(config, pepper),
       dependencies: {
         databaseUnavailable: () => availability.unavailable,
         sharedCountersUnavailable: () => sharedCounts?.store.awayReason,

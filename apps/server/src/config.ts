@@ -29,6 +29,8 @@ export interface Config {
   authSigningKey: string | undefined;
   /** KBA_PEPPER. */
   pepper: string | undefined;
+  /** SECOND_FACTOR_KEY: the 32-byte AES-256-GCM key sealing authenticator secrets; else derived from the pepper. */
+  secondFactorKey: Buffer | undefined;
   rateLimitFailures: number;
   /** The bearer token that lets a client other than loopback read `/api/metrics`. */
   metricsToken: string | undefined;
@@ -149,6 +151,14 @@ const environmentSchema = z.object({
       .optional(),
   ),
   KBA_PEPPER: z.preprocess(blankToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
+  SECOND_FACTOR_KEY: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .transform((value) => Buffer.from(value, 'base64'))
+      .refine((key) => key.length === 32, 'must be the base64 of 32 bytes')
+      .optional(),
+  ),
   RATE_LIMIT_FAILURES: z.preprocess(blankToUndefined, positiveInt.default(30)),
   TRUST_PROXY: optionalText,
   METRICS_TOKEN: z.preprocess(
@@ -221,6 +231,7 @@ export function loadConfig(
     mailFrom: e.MAIL_FROM ?? `no-reply@${e.PUBLIC_DOMAIN}`,
     authSigningKey: e.AUTH_SIGNING_KEY,
     pepper: e.KBA_PEPPER,
+    secondFactorKey: e.SECOND_FACTOR_KEY,
     rateLimitFailures: e.RATE_LIMIT_FAILURES,
     metricsToken: e.METRICS_TOKEN,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

@@ -22,6 +22,8 @@ export interface AppContext {
   pepper: string;
   /** Signs the email-subscription tokens; derived from the pepper. */
   subscriptionKey: Buffer;
+  /** Seals the staff users' authenticator secrets (SECOND_FACTOR_KEY, or derived from the pepper). */
+  secondFactorKey: Buffer;
   /** Whether the database and the shared failure counts answer (the readiness probe reads it). */
   dependencies: DependencyStatus;
 }

@@ -16,6 +16,8 @@ export class ApiError extends Error {
   retryAfterSeconds: number | undefined;
   /** A refused verification answer: the answers left before a lock, and a lock's end, where known. */
   attempts: AttemptsLeft | undefined;
+  /** A call that needs a second factor used lately: the client asks for one and retries. */
+  stepUpRequired = false;
 
   constructor(
     readonly status: number,
@@ -40,6 +42,7 @@ export class ApiError extends Error {
       body.triesLeft = this.attempts.triesLeft;
     }
     if (this.attempts?.lockedUntil) body.lockedUntil = this.attempts.lockedUntil.toISOString();
+    if (this.stepUpRequired) body.stepUpRequired = true;
     return body;
   }
 }
@@ -58,6 +61,8 @@ interface RefusalRow {
   message: string | ((detail: never) => string);
   /** The fields the error items name, each with the refusal's message. */
   fields?: readonly string[];
+  /** Sets `stepUpRequired` in the error body. */
+  stepUpRequired?: boolean;
 }
 
 const linkNotFound = 'This link is not valid.';
@@ -171,6 +176,47 @@ export const refusals = {
     message: 'This launch link has already been used or has expired.',
   },
 
+  // Staff second factors.
+  secondFactorStale: {
+    status: 403,
+    errorCode: 'NotPermitted',
+    message: 'Confirm it is you with your second factor first.',
+    stepUpRequired: true,
+  },
+  wrongSecondFactorCode: { status: 401, errorCode: 'InvalidSignIn', message: 'The code is not correct.' },
+  secondFactorsOff: {
+    status: 403,
+    errorCode: 'NotPermitted',
+    message: 'Your organization does not use second factors.',
+  },
+  lastSecondFactor: {
+    status: 409,
+    errorCode: 'InvalidState',
+    message: 'This is your last second factor and your account requires one. Add another one first.',
+  },
+  totpAlreadyEnrolled: {
+    status: 409,
+    errorCode: 'InvalidState',
+    message: 'An authenticator app is already set up. Remove it before setting up another one.',
+  },
+  totpNotStarted: {
+    status: 409,
+    errorCode: 'InvalidState',
+    message: 'No authenticator app is waiting to be confirmed. Start the setup again.',
+  },
+  totpNotEnrolled: { status: 404, errorCode: 'ItemNotFound', message: 'No authenticator app is set up.' },
+  wrongTotpConfirmCode: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'The code is not correct.',
+    fields: ['code'],
+  },
+  noSecondFactor: {
+    status: 409,
+    errorCode: 'InvalidState',
+    message: 'Set up a second factor first: recovery codes come with it.',
+  },
+
   // Consumers: the domain picker, identity tokens and the consumer sign-in.
   accessTenantNotFound: {
     status: 404,
@@ -241,6 +287,35 @@ export const refusals = {
     errorCode: 'ToManyRequests',
     message: 'Too many codes were sent to you in the last hour. Please try again later.',
   },
+
+  // Staff passkeys.
+  passkeyNotRegistered: {
+    status: 401,
+    errorCode: 'InvalidSignIn',
+    message: 'This passkey is not registered.',
+  },
+  passkeyNotVerified: {
+    status: 401,
+    errorCode: 'InvalidSignIn',
+    message: 'The passkey could not be verified. Please try again.',
+  },
+  passkeyChallengeInvalid: {
+    status: 409,
+    errorCode: 'InvalidState',
+    message: 'This passkey request has expired or was already answered. Please try again.',
+  },
+  passkeyRegistrationNotVerified: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'The new passkey could not be verified. Please try again.',
+    fields: ['response'],
+  },
+  passkeyAlreadyRegistered: {
+    status: 409,
+    errorCode: 'DuplicateValue',
+    message: 'This passkey is registered already.',
+  },
+  passkeyNotFound: { status: 404, errorCode: 'ItemNotFound', message: 'You have no passkey with this id.' },
 
   // E-mail subscriptions.
   subscriptionLinkInvalid: {
@@ -466,5 +541,6 @@ export function refuse<Name extends RefusalName>(name: Name, ...args: RefusalArg
   const error = new ApiError(row.status, row.errorCode, message, errors);
   if (options?.retryAt !== undefined) error.retryAt(options.retryAt.until, options.retryAt.now);
   error.attempts = options?.attempts;
+  error.stepUpRequired = row.stepUpRequired === true;
   return error;
 }

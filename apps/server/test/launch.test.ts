@@ -3,17 +3,14 @@ import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, sessions } from '../src/db/schema.ts';
-import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
+import { call, databaseLabel, signInAdmin, startTestServer, type TestServer } from './helpers/server.ts';
 
 describe(`admin launch of a customer portal (${databaseLabel})`, () => {
   let server: TestServer;
   let adminToken: string;
   beforeAll(async () => {
     server = await startTestServer();
-    const signIn = await call<AuthTokenResult>(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', {
-      body: server.demo.admin,
-    });
-    adminToken = signIn.body.accessToken;
+    adminToken = (await signInAdmin(server)).accessToken;
   });
   afterAll(async () => {
     await server?.close();

@@ -9,6 +9,7 @@ export { consumers, identityTokens, type StaffKind, staffUsers, tenants } from '
 export { type DemoData, ensureDemoData } from '../src/demo/seed.ts';
 export { hashVerificationValue } from '../src/services/keyed-hash.ts';
 export { hashPassword } from '../src/services/passwords.ts';
+export { totpCodeAt } from '../src/services/second-factor-secrets.ts';
 export { resolvePepper } from '../src/services/secrets.ts';
 export { staffRoleIds } from '../src/services/staff-roles.ts';
 export { generateShortId } from '../src/stores/identity-token-ids.ts';

@@ -51,3 +51,6 @@ export const partOfDayBoundaries = { morningEndsAtHour: 12, afternoonEndsAtHour:
 
 /** The first year of the date-of-birth year list (DESIGN.md section 6). */
 export const dateOfBirthFirstYear = 1900;
+
+/** The product's own name, where no organization is known: the apps host, the picker, authenticator apps. */
+export const productName = 'Account Access';

@@ -1,5 +1,8 @@
 import { appsOrigin, type Config, publicOrigin } from '../config.ts';
+import { otpauthUri } from '../services/second-factor-secrets.ts';
 import type { DemoData, DemoTokenKind } from './seed.ts';
+
+const totpUriOf = (demo: DemoData) => otpauthUri(demo.admin.totpSecret, demo.admin.username);
 
 const tokenLabels: Record<DemoTokenKind, string> = {
   direct: 'direct sign-in (no questions)',
@@ -25,6 +28,7 @@ export function demoLinks(config: Config, demo: DemoData): string {
     `                          answers: last 4 SSN ${last4Ssn}, ZIP ${postalCode}, date of birth ${dateOfBirth}; codes are mailed to ${demo.consumerEmail}`,
     `  Consumer without a link ${tenantOrigin}/c/verify-identity  (${demo.withoutLink.name}: last 4 SSN ${demo.withoutLink.last4Ssn}, ZIP ${demo.withoutLink.postalCode}, date of birth ${demo.withoutLink.dateOfBirth}; always asks for the mailed code)`,
     `  Admin sign-in           ${appsOrigin(config)}/a/sign-in  (${demo.admin.username} / ${demo.admin.password})`,
+    `                          authenticator app secret ${demo.admin.totpSecret} (add it to an app, or: ${totpUriOf(demo)})`,
     `  Customer sign-in        ${appsOrigin(config)}/d/sign-in  (${demo.customer.username} / ${demo.customer.password})`,
     `  Email preferences       ${tenantOrigin}/unsubscribe?token=${encodeURIComponent(demo.emailSubscription.token)}`,
     `  API reference           ${publicOrigin(config)}/api/docs  (OpenAPI: /api/docs/openapi.json)`,

@@ -6,17 +6,22 @@ import type { Database } from '../db/index.ts';
 import { consumers, emailSubscriptions, identityTokens, staffUsers, tenants } from '../db/schema.ts';
 import { hashVerificationValue } from '../services/keyed-hash.ts';
 import { hashPassword } from '../services/passwords.ts';
+import { sealSecret } from '../services/second-factor-secrets.ts';
+import { resolveSecondFactorKey } from '../services/secrets.ts';
 import { staffRoleIds } from '../services/staff-roles.ts';
 import { createSubscriptionLinks } from '../services/subscriptions.ts';
 import { subscriptionTokenKey } from '../services/subscriptions-token.ts';
 import { generateShortId } from '../stores/identity-token-ids.ts';
+import { addConfirmedTotp } from '../stores/second-factors.ts';
+import { findStaffUser } from '../stores/staff-users.ts';
 
 /** The demo object of DESIGN.md section 7, printed by `npm run demo -- --json`. */
 export interface DemoData {
   baseUrl: string;
   domain: string;
   tenant: { subdomain: string; customerId: number; customerName: string };
-  admin: { username: string; password: string };
+  /** `totpSecret`: the base32 secret of the admin's authenticator app, a demo value like the password. */
+  admin: { username: string; password: string; totpSecret: string };
   customer: { username: string; password: string; customerId: number };
   identityTokens: Record<DemoTokenKind, string>;
   verification: { last4Ssn: string; postalCode: string; dateOfBirth: string };
@@ -37,7 +42,12 @@ const demoContact: OrganizationContact = {
   website: 'https://sender.example',
 };
 // Demo values only: real accounts never have a password printed (DESIGN.md section 7).
-const demoAdmin = { username: 'admin', password: 'demo admin orchid lantern 7', email: 'admin@example.com' };
+const demoAdmin = {
+  username: 'admin',
+  password: 'demo admin orchid lantern 7',
+  email: 'admin@example.com',
+  totpSecret: 'DEMOADMINTOTPSECRETDEMOADMINTOTP',
+};
 const demoCustomer = {
   username: 'customer',
   password: 'demo customer harbor violet 9',
@@ -114,8 +124,9 @@ export async function ensureDemoData(
     await seed(db, options);
     created = true;
   }
-  // Also into demo data seeded before this consumer existed.
+  // Also into demo data seeded before this consumer, or the admin's second factor, existed.
   await ensureConsumerWithoutLink(db, options);
+  await ensureAdminAuthenticator(db, options);
   const tokens = await readTokens(db);
   if (tokens === undefined) throw new Error('The demo tenant exists but its identity tokens are missing.');
   const subject = { customerId: demoTenant.customerId, emailAddress: demoConsumerEmail };
@@ -125,7 +136,7 @@ export async function ensureDemoData(
       baseUrl: publicOrigin(config),
       domain: config.publicDomain,
       tenant: { ...demoTenant },
-      admin: { username: demoAdmin.username, password: demoAdmin.password },
+      admin: { username: demoAdmin.username, password: demoAdmin.password, totpSecret: demoAdmin.totpSecret },
       customer: {
         username: demoCustomer.username,
         password: demoCustomer.password,
@@ -146,6 +157,14 @@ export async function ensureDemoData(
       },
     },
   };
+}
+
+/** The demo admin signs in with an authenticator app, as every admin must (DESIGN.md section 7). */
+async function ensureAdminAuthenticator(db: Database, { config, pepper }: SeedOptions): Promise<void> {
+  const admin = await findStaffUser(db, 'admin', demoAdmin.username);
+  if (admin === undefined) return;
+  const key = resolveSecondFactorKey(config, pepper);
+  await addConfirmedTotp(db, admin.id, sealSecret(key, demoAdmin.totpSecret), config.clock.now());
 }
 
 async function ensureConsumerWithoutLink(db: Database, { config, pepper }: SeedOptions): Promise<void> {

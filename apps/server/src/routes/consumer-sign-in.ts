@@ -61,7 +61,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    const pendingOnly = requireSession(ctx, 'consumer', { allowRestricted: true });
+    const pendingOnly = requireSession(ctx, 'consumer', { allowRestricted: ['MfaPending'] });
 
     app.post(
       '/api/auth/v1/consumer/sign-in/mfa',

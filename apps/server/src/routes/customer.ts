@@ -2,12 +2,16 @@ import { authTokenResultSchema, errorBodySchema, launchTokenSignInRequestSchema 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import { signInWithLaunchToken } from '../services/launch.ts';
+import { registerSecondFactorRoutes } from './second-factors.ts';
 import { setRefreshCookie } from './session-http.ts';
+import { registerStaffPasskeyRoutes } from './staff-passkeys.ts';
 import { registerStaffPasswordRoutes } from './staff-routes.ts';
 
 export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     registerStaffPasswordRoutes(app, ctx, 'customer');
+    registerSecondFactorRoutes(app, ctx, 'customer');
+    registerStaffPasskeyRoutes(app, ctx, 'customer');
 
     app.post(
       '/api/auth/v1/customer/sign-in/token',

@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { LaunchKind } from '../db/schema.ts';
-import { refuse } from '../refusals.ts';
 import { createLaunchToken } from '../services/launch.ts';
 import { principalOf, requireSession } from './session-http.ts';
 
@@ -19,6 +18,9 @@ export function launchRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           preHandler: requireSession(ctx, 'admin'),
           schema: {
             summary: `Launch a ${kind === 'customer' ? 'customer portal' : 'DashBilling'} sign-in for a tenant`,
+            description:
+              'Needs a second factor used in the admin session within the last 15 minutes ' +
+              '(else 403 with `stepUpRequired: true`; step up with `POST /api/auth/v1/admin/sign-in/second-factor`).',
             tags: ['launch'],
             security: [{ bearer: [] }],
             params: z.strictObject({ customerId: customerIdSchema }),
@@ -32,11 +34,7 @@ export function launchRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           },
         },
         async (request) => {
-          const { staffUserId, sessionId } = principalOf(request);
-          if (staffUserId === null) throw refuse('notAuthorized');
-          const token = await createLaunchToken(ctx, {
-            adminId: staffUserId,
-            adminSessionId: sessionId,
+          const token = await createLaunchToken(ctx, principalOf(request), {
             customerId: request.params.customerId,
             kind,
             ip: request.ip,

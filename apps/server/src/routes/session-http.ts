@@ -53,6 +53,16 @@ export function authenticate(
   return ctx.sessions.authenticate(bearerOf(request), scope, options, request.ip);
 }
 
+/** `authenticate` on a call open to anyone that takes a session too: undefined when it names none. */
+export async function authenticateIfBearer(
+  ctx: SessionContext,
+  request: FastifyRequest,
+  scope: Scope,
+  options: RequireSessionOptions = {},
+): Promise<SessionPrincipal | undefined> {
+  return bearerOf(request) === undefined ? undefined : authenticate(ctx, request, scope, options);
+}
+
 /** preHandler form of `authenticate`; the principal is then `request.principal`. */
 export function requireSession(
   ctx: SessionContext,

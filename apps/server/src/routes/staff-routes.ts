@@ -13,11 +13,12 @@ import type { StaffKind } from '../db/schema.ts';
 import { changePassword, requestPasswordReset, staffSignIn } from '../services/staff-auth.ts';
 import { identifySession, setRefreshCookie } from './session-http.ts';
 
-const errors = (...statuses: number[]) =>
+/** The error body as the answer of each of these statuses. */
+export const errors = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((status) => [status, errorBodySchema]));
 export const noContentSchema = z.null().describe('No content');
 
-const article = (kind: StaffKind) => (kind === 'admin' ? 'an admin' : 'a customer user');
+export const article = (kind: StaffKind) => (kind === 'admin' ? 'an admin' : 'a customer user');
 
 /** Password sign-in, reset and change: the same calls for admins and customers. */
 export function registerStaffPasswordRoutes(

@@ -43,7 +43,12 @@ function isCalendarDate(value: string): boolean {
 export function hashVerificationValue(pepper: string, field: VerificationField, raw: string): string | null {
   const normalised = normaliseVerificationValue(field, raw);
   if (normalised === null) return null;
-  return createHmac('sha256', pepper).update(`${field}:${normalised}`).digest('hex');
+  return keyedHash(pepper, `${field}:${normalised}`);
+}
+
+/** HMAC-SHA256 of `message` under the pepper, hex: the stored form of a secret looked up by equality. */
+export function keyedHash(pepper: string, message: string): string {
+  return createHmac('sha256', pepper).update(message).digest('hex');
 }
 
 /** Compares two hex digests without revealing through timing where they differ. */

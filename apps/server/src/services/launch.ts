@@ -10,8 +10,10 @@ import {
 } from '../stores/launch-tokens.ts';
 import { findStaffUserById } from '../stores/staff-users.ts';
 import { findTenantById } from '../stores/tenants.ts';
+import { assertRecentSecondFactor } from './second-factors.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
 import { endingInstants } from './session-endings.ts';
+import type { SessionPrincipal } from './sessions.ts';
 import { staffRoleIds } from './staff-roles.ts';
 
 export const launchTokenLifetimeMs = 60_000;
@@ -19,16 +21,21 @@ export const launchTokenLifetimeMs = 60_000;
 /** An admin opens a customer's portal (or its dash billing): a single-use token valid 60 s. */
 export async function createLaunchToken(
   ctx: AppContext,
-  input: { adminId: number; adminSessionId: string; customerId: number; kind: LaunchKind; ip: string },
+  principal: SessionPrincipal,
+  input: { customerId: number; kind: LaunchKind; ip: string },
 ): Promise<string> {
+  if (principal.staffUserId === null) throw refuse('notAuthorized');
+  // Opening another organization's portal needs a second factor shown lately (step-up).
+  assertRecentSecondFactor(ctx, principal);
+  const adminId = principal.staffUserId;
   const tenant = await findTenantById(ctx.db, input.customerId);
   if (tenant === undefined) throw refuse('launchTenantNotFound');
   const token = randomToken();
   const now = ctx.clock.now();
   await insertLaunchToken(ctx.db, {
     hash: hashToken(token),
-    adminId: input.adminId,
-    adminSessionId: input.adminSessionId,
+    adminId,
+    adminSessionId: principal.sessionId,
     tenantId: tenant.id,
     kind: input.kind,
     createdAt: now,
@@ -37,7 +44,7 @@ export async function createLaunchToken(
   await ctx.audit.record({
     event: `launch.${input.kind}`,
     outcome: 'success',
-    actor: `admin:${input.adminId}`,
+    actor: `admin:${adminId}`,
     tenantId: tenant.id,
     ip: input.ip,
   });

@@ -4,6 +4,7 @@ import { runPeriodically } from '../periodic.ts';
 import { deleteLinkOpeningMarksBefore } from '../stores/audit-log.ts';
 import { deleteOutboxMailSentBefore } from '../stores/mail-outbox.ts';
 import { deleteSessionsEndedBefore } from '../stores/sessions.ts';
+import { deleteChallengesEndedBefore } from '../stores/webauthn-challenges.ts';
 
 /**
  * How long an ended session and a sent mail are kept (decision record 006). The audit
@@ -26,6 +27,7 @@ export interface Pruned {
   sessions: number;
   sentMail: number;
   linkOpenings: number;
+  webauthnChallenges: number;
 }
 
 /** Runs `deleteBatch` (up to `pruneBatchSize` rows each time) until a batch comes short; answers the total. */
@@ -38,7 +40,10 @@ async function deleteInBatches(deleteBatch: (limit: number) => Promise<number>):
   }
 }
 
-/** Deletes the sessions and sent mail that passed their retention at `now`, and past link-opening marks. */
+/**
+ * Deletes the sessions and sent mail that passed their retention at `now`, past link-opening
+ * marks, and passkey challenges used or expired (nothing can answer them any more).
+ */
 export async function pruneExpiredRows(db: Database, now: Date): Promise<Pruned> {
   const cutoff = new Date(now.getTime() - retentionMs);
   // Sent mail's body (a code, a reset link) has no use left; only the current hour's marks decide.
@@ -47,6 +52,7 @@ export async function pruneExpiredRows(db: Database, now: Date): Promise<Pruned>
     sessions: await deleteInBatches((limit) => deleteSessionsEndedBefore(db, cutoff, limit)),
     sentMail: await deleteInBatches((limit) => deleteOutboxMailSentBefore(db, cutoff, limit)),
     linkOpenings: await deleteInBatches((limit) => deleteLinkOpeningMarksBefore(db, marksCutoff, limit)),
+    webauthnChallenges: await deleteInBatches((limit) => deleteChallengesEndedBefore(db, now, limit)),
   };
 }
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Config, ConfigError } from '../config.ts';
@@ -26,4 +26,13 @@ export function resolvePepper(config: Pick<Config, 'pepper' | 'databaseUrl' | 'd
   const pepper = randomBytes(32).toString('base64url');
   writeFileSync(file, pepper, { mode: 0o600 });
   return pepper;
+}
+
+/**
+ * The key sealing authenticator-app secrets: SECOND_FACTOR_KEY, else one derived from the pepper,
+ * which every instance shares already, so a deployment that sets only KBA_PEPPER still agrees.
+ */
+export function resolveSecondFactorKey(config: Pick<Config, 'secondFactorKey'>, pepper: string): Buffer {
+  if (config.secondFactorKey !== undefined) return config.secondFactorKey;
+  return Buffer.from(hkdfSync('sha256', pepper, '', 'entry second-factor key', 32));
 }

@@ -6,6 +6,7 @@ import type { Scope } from '../db/schema.ts';
 import type { StatementPart } from '../db/sql.ts';
 import { refuse } from '../refusals.ts';
 import {
+  type AccessChange,
   changeAccess,
   findLiveSession,
   findSessionOfRefreshToken,
@@ -44,6 +45,8 @@ export interface NewSession {
   launchedByAdminId?: number | null;
   /** The admin session it was launched from: this session lives only while that one does. */
   launchedBySessionId?: string | null;
+  /** A sign-in that was itself a second factor (a passkey with user verification) records it. */
+  secondFactorAt?: Date | null;
 }
 
 /** Who a verified, unrevoked access token belongs to. */
@@ -52,8 +55,11 @@ export interface SessionPrincipal extends Omit<StoredSession, 'id'> {
 }
 
 export interface RequireSessionOptions {
-  /** Lets a restricted (MFA pending) token through: only the MFA calls set this. */
-  allowRestricted?: boolean;
+  /**
+   * The restricted access types a call lets through besides full tokens: the consumer MFA calls
+   * `MfaPending`, a staff second step `SecondFactorPending`, an enrolment `SecondFactorEnrolment`.
+   */
+  allowRestricted?: readonly AccessType[];
 }
 
 /**
@@ -96,10 +102,7 @@ export interface SessionService {
    * Changes a session's access (e.g. MFA completed: restricted -> full) and issues a new pair;
    * the session's earlier refresh tokens stop working.
    */
-  upgradeSession(
-    sessionId: string,
-    change: { accessType: AccessType; hasRestrictedAccess: boolean; roleId: number | null },
-  ): Promise<AuthTokenResult>;
+  upgradeSession(sessionId: string, change: AccessChange): Promise<AuthTokenResult>;
   /** Rotates a refresh token (DESIGN.md section 5: grace sibling pair, reuse revokes the session). */
   refresh(scope: Scope, refreshToken: string, ip: string): Promise<AuthTokenResult>;
   revokeSession(sessionId: string, reason: string): Promise<void>;
@@ -128,6 +131,7 @@ function rowOf(id: string, createdAt: Date, input: NewSession): NewSessionRow {
     roleId: input.roleId,
     launchedByAdminId: input.launchedByAdminId ?? null,
     launchedBySessionId: input.launchedBySessionId ?? null,
+    secondFactorAt: input.secondFactorAt ?? null,
     createdAt,
   };
 }
@@ -249,7 +253,9 @@ export function createSessionService(deps: {
         throw refuse('notAuthorized');
       }
       if (claims.scope !== scope || session.scope !== scope) throw refuse('notPermitted');
-      if (claims.hasRestrictedAccess && !options.allowRestricted) throw refuse('notPermitted');
+      if (claims.hasRestrictedAccess && !(options.allowRestricted ?? []).includes(claims.accessType)) {
+        throw refuse('notPermitted');
+      }
       const { id, ...rest } = session;
       return {
         ...rest,

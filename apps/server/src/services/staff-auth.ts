@@ -20,6 +20,7 @@ import {
 import { findTenantById } from '../stores/tenants.ts';
 import type { AuditEntry } from './audit.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords.ts';
+import { accessAfterPassword } from './second-factors.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
 import type { NewSession } from './sessions.ts';
 import { createSubscriptionLinks } from './subscriptions.ts';
@@ -162,15 +163,10 @@ export async function staffSignIn(
     });
     throw refuse('passwordExpired');
   }
+  // A user with a second factor, or one who must enrol one, gets a session good only for that.
+  const access = await accessAfterPassword(ctx, user);
   // The right password, the session and its audit row commit together in one statement.
-  const session: NewSession = {
-    scope: kind,
-    tenantId: user.tenantId,
-    staffUserId: user.id,
-    accessType: kind === 'admin' ? 'Admin' : 'Customer',
-    hasRestrictedAccess: false,
-    roleId: user.roleId,
-  };
+  const session: NewSession = { scope: kind, tenantId: user.tenantId, staffUserId: user.id, ...access };
   const reserved = ctx.sessions.reserve();
   const audited = ctx.audit.insertOf({
     event,
@@ -178,7 +174,10 @@ export async function staffSignIn(
     actor,
     tenantId: user.tenantId,
     ip,
-    detail: { sessionId: reserved.id },
+    detail: {
+      sessionId: reserved.id,
+      ...(access.hasRestrictedAccess ? { accessType: access.accessType } : {}),
+    },
   });
   if (!(await recordRightPassword(ctx.db, user, [...reserved.inserts(session), audited]))) {
     return refuseChangedDuringCheck(check, user);
@@ -198,13 +197,15 @@ export function resetPasswordUrl(config: AppContext['config'], kind: StaffKind, 
   return `${appsOrigin(config)}${portalPrefix[kind]}/reset-password?token=${encodeURIComponent(token)}`;
 }
 
-async function sendResetMail(
+/**
+ * Queues a mail to a staff user, with the unsubscribe links every mail to a tenant's address
+ * carries; `expiresAt` when what it carries stops working.
+ */
+export async function mailStaffUser(
   ctx: AppContext,
-  user: StaffUser,
-  token: string,
-  expiresAt: Date,
+  user: Pick<StaffUser, 'tenantId' | 'email'>,
+  mail: { subject: string; text: string; expiresAt?: Date },
 ): Promise<void> {
-  const link = resetPasswordUrl(ctx.config, user.kind, token);
   let unsubscribe = null;
   if (user.tenantId !== null) {
     const tenant = await findTenantById(ctx.db, user.tenantId);
@@ -215,12 +216,14 @@ async function sendResetMail(
       });
     }
   }
-  await ctx.mail.enqueueMail({
-    tenantId: user.tenantId,
-    to: user.email,
+  await ctx.mail.enqueueMail({ tenantId: user.tenantId, to: user.email, ...mail, unsubscribe });
+}
+
+function sendResetMail(ctx: AppContext, user: StaffUser, token: string, expiresAt: Date): Promise<void> {
+  const link = resetPasswordUrl(ctx.config, user.kind, token);
+  return mailStaffUser(ctx, user, {
     subject: staffMailTexts.resetSubject,
     text: staffMailTexts.resetBody(link),
-    unsubscribe,
     expiresAt,
   });
 }

@@ -32,6 +32,8 @@ export interface StoredSession {
   /** Every full session has one; a restricted (MFA pending) one has none. */
   roleId: number | null;
   launchedByAdminId: number | null;
+  /** When a second factor was last used in this staff session; null when never. */
+  secondFactorAt: Date | null;
 }
 
 /** A new session's row: a stored session and the admin session it was launched from, if any. */
@@ -112,6 +114,7 @@ interface SessionColumnsRow {
   has_restricted_access: boolean;
   role_id: number | null;
   launched_by_admin_id: string | null;
+  second_factor_at: Date | string | null;
 }
 
 interface SessionNamesRow {
@@ -136,6 +139,7 @@ function toStored(row: SessionColumnsRow): StoredSession {
     hasRestrictedAccess: row.has_restricted_access,
     roleId: row.role_id,
     launchedByAdminId: idOf(row.launched_by_admin_id),
+    secondFactorAt: row.second_factor_at === null ? null : new Date(row.second_factor_at),
   };
 }
 
@@ -152,7 +156,7 @@ const sessionColumnsText =
   's.id::text AS id, s.scope, s.tenant_id, s.staff_user_id::text AS staff_user_id, ' +
   's.consumer_id::text AS consumer_id, s.identity_token_guid::text AS identity_token_guid, ' +
   's.access_type, s.has_restricted_access, s.role_id, ' +
-  's.launched_by_admin_id::text AS launched_by_admin_id';
+  's.launched_by_admin_id::text AS launched_by_admin_id, s.second_factor_at';
 /** The columns of a session `s` and the names joined by `sessionNameJoins`, read with the write that needs them. */
 const sessionViewColumns = `${sessionColumnsText}, c.name AS consumer_name, u.display_name AS staff_name, l.display_name AS launched_by_name`;
 const sessionNameJoins =
@@ -173,6 +177,7 @@ const sessionInsert = rowsInsert(sessions, [
   'launchedByAdminId',
   'createdAt',
   'launchedBySessionId',
+  'secondFactorAt',
 ]);
 
 /** The inserts of a new session and its first refresh token, for the statement of the sign-in that opens it. */
@@ -209,14 +214,20 @@ export async function writeAllReadingNames(
   return namesOf(read);
 }
 
+/** A change of a session's access; `secondFactorAt`, when given, records a second factor used then. */
+export interface AccessChange extends Pick<StoredSession, 'accessType' | 'hasRestrictedAccess' | 'roleId'> {
+  secondFactorAt?: Date;
+}
+
 /** Changes an unrevoked session's access, replacing its refresh tokens by `refreshToken`; undefined when it is revoked. */
 export async function changeAccess(
   db: Database,
   sessionId: string,
-  change: Pick<StoredSession, 'accessType' | 'hasRestrictedAccess' | 'roleId'>,
+  change: AccessChange,
   refreshToken: StoredRefreshToken,
   now: Date,
 ): Promise<SessionView | undefined> {
+  const secondFactorAt = change.secondFactorAt === undefined ? null : change.secondFactorAt.toISOString();
   const issued = refreshTokenInsert(
     { ...refreshToken, createdAt: now },
     fixedText('id'),
@@ -226,7 +237,8 @@ export async function changeAccess(
     db,
     sqlPart`WITH s AS (
     UPDATE sessions SET access_type = ${change.accessType}::text,
-      has_restricted_access = ${change.hasRestrictedAccess}::boolean, role_id = ${change.roleId}::integer
+      has_restricted_access = ${change.hasRestrictedAccess}::boolean, role_id = ${change.roleId}::integer,
+      second_factor_at = COALESCE(${secondFactorAt}::timestamptz, second_factor_at)
     WHERE id = ${sessionId}::uuid AND revoked_at IS NULL
     RETURNING *
   ),

@@ -78,29 +78,61 @@ export async function reserveAttempt(
   return reserved;
 }
 
-/** The reservation's update, built once and prepared once per connection on PostgreSQL. */
-const reservationFor = oncePerHandle((db) => {
-  const quiet = sql`(${staffUsers.lastFailureAt} IS NOT NULL AND ${staffUsers.lastFailureAt} <= ${sql.placeholder('quietSince')}::timestamptz)`;
-  const now = sql`${sql.placeholder('now')}::timestamptz`;
-  return db
-    .update(staffUsers)
-    .set({
-      failedCount: sql`CASE WHEN ${quiet} THEN 1 ELSE ${staffUsers.failedCount} + 1 END`,
-      lockLevel: sql`CASE WHEN ${quiet} THEN 0 ELSE ${staffUsers.lockLevel} END`,
-      lastFailureAt: sql`CASE WHEN ${quiet} THEN NULL ELSE ${staffUsers.lastFailureAt} END`,
-    })
-    .where(
-      and(
-        eq(staffUsers.kind, sql.placeholder('kind')),
-        eq(staffUsers.username, sql.placeholder('username')),
-        eq(staffUsers.disabled, false),
-        or(isNull(staffUsers.lockedUntil), lte(staffUsers.lockedUntil, now)),
-        or(quiet, lt(staffUsers.failedCount, sql`${sql.placeholder('threshold')}::integer`)),
-      ),
-    )
-    .returning()
-    .prepare('entry_reserve_attempt');
-});
+/**
+ * The reservation's update of the user `who` names, built once and prepared once per connection
+ * on PostgreSQL under `name`.
+ */
+function reservationOf(who: SQL | undefined, name: string) {
+  return oncePerHandle((db) => {
+    const quiet = sql`(${staffUsers.lastFailureAt} IS NOT NULL AND ${staffUsers.lastFailureAt} <= ${sql.placeholder('quietSince')}::timestamptz)`;
+    const now = sql`${sql.placeholder('now')}::timestamptz`;
+    return db
+      .update(staffUsers)
+      .set({
+        failedCount: sql`CASE WHEN ${quiet} THEN 1 ELSE ${staffUsers.failedCount} + 1 END`,
+        lockLevel: sql`CASE WHEN ${quiet} THEN 0 ELSE ${staffUsers.lockLevel} END`,
+        lastFailureAt: sql`CASE WHEN ${quiet} THEN NULL ELSE ${staffUsers.lastFailureAt} END`,
+      })
+      .where(
+        and(
+          who,
+          eq(staffUsers.disabled, false),
+          or(isNull(staffUsers.lockedUntil), lte(staffUsers.lockedUntil, now)),
+          or(quiet, lt(staffUsers.failedCount, sql`${sql.placeholder('threshold')}::integer`)),
+        ),
+      )
+      .returning()
+      .prepare(name);
+  });
+}
+
+const reservationFor = reservationOf(
+  and(eq(staffUsers.kind, sql.placeholder('kind')), eq(staffUsers.username, sql.placeholder('username'))),
+  'entry_reserve_attempt',
+);
+const reservationByIdFor = reservationOf(
+  eq(staffUsers.id, sql`${sql.placeholder('id')}::bigint`),
+  'entry_reserve_attempt_by_id',
+);
+
+/**
+ * `reserveAttempt` for a user known by id: a second factor's try is paid for from the same
+ * budget as a password.
+ */
+export async function reserveAttemptOfUser(
+  db: Database,
+  userId: number,
+  policy: LockPolicy,
+  now: Date,
+): Promise<StaffUser | undefined> {
+  const [reserved] = await reservationByIdFor(db).execute({
+    id: userId,
+    now: now.toISOString(),
+    quietSince: new Date(now.getTime() - quietResetMs).toISOString(),
+    threshold: policy.threshold,
+  });
+  return reserved;
+}
 
 /** The row a reserved attempt was checked against, while the user is enabled and has that password. */
 const asChecked = (reserved: StaffUser) =>

@@ -15,6 +15,7 @@ import { type DemoData, ensureDemoData } from '../../src/demo/seed.ts';
 import { generateSigningKeyPem } from '../../src/services/keys.ts';
 import type { Mailer, OutgoingMail } from '../../src/services/mail.ts';
 import type { FailureCountStore } from '../../src/services/rate-limit.ts';
+import { totpCodeAt, totpPeriodSeconds, totpStepAt } from '../../src/services/second-factor-secrets.ts';
 
 /** A clock the test moves: locks, lifetimes and the refresh grace pass without sleeping. */
 export class TestClock implements Clock {
@@ -287,11 +288,50 @@ export function callFrom<T = Record<string, unknown>>(
 /** The `index`th of many distinct loopback addresses (127.1.0.1, 127.1.0.2, ...). */
 export const loopbackAddress = (index: number) => `127.1.${Math.floor(index / 250)}.${(index % 250) + 1}`;
 
-/** Signs the demo admin in with its password; a refusal fails the test. */
-export async function signInAdmin(server: Pick<TestServer, 'baseUrl' | 'demo'>): Promise<AuthTokenResult> {
+/** The last time step each clock's server accepted of each secret: a step is accepted once. */
+const usedSteps = new WeakMap<TestClock, Map<string, number>>();
+
+/**
+ * The authenticator code of `secret` at the server's clock. When the code of this step was taken
+ * already, the clock moves to the next step first (at most 30 s), as a person would wait for it.
+ */
+export function nextTotpCode(server: Pick<TestServer, 'clock'>, secret: string): string {
+  const used = usedSteps.get(server.clock) ?? new Map<string, number>();
+  usedSteps.set(server.clock, used);
+  const last = used.get(secret);
+  if (last !== undefined && totpStepAt(server.clock.now()) <= last) {
+    server.clock.advance((last + 1) * totpPeriodSeconds * 1000 - server.clock.now().getTime());
+  }
+  const step = totpStepAt(server.clock.now());
+  used.set(secret, step);
+  return totpCodeAt(secret, server.clock.now());
+}
+
+/** The second step of a password sign-in (or a step-up) with the authenticator app of `secret`. */
+export async function passSecondFactor(
+  server: Pick<TestServer, 'baseUrl' | 'clock'>,
+  kind: 'admin' | 'customer',
+  token: string,
+  secret: string,
+): Promise<AuthTokenResult> {
+  const response = await call<AuthTokenResult>(
+    server.baseUrl,
+    'POST',
+    `/api/auth/v1/${kind}/sign-in/second-factor`,
+    { token, body: { method: 'totp', code: nextTotpCode(server, secret) } },
+  );
+  if (response.status !== 200) throw new Error(`the second step answered ${response.status}`);
+  return response.body;
+}
+
+/** Signs the demo admin in with its password, then its authenticator app; a refusal fails the test. */
+export async function signInAdmin(
+  server: Pick<TestServer, 'baseUrl' | 'demo' | 'clock'>,
+): Promise<AuthTokenResult> {
+  const { username, password, totpSecret } = server.demo.admin;
   const response = await call<AuthTokenResult>(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', {
-    body: server.demo.admin,
+    body: { username, password },
   });
   if (response.status !== 200) throw new Error(`the admin sign-in answered ${response.status}`);
-  return response.body;
+  return passSecondFactor(server, 'admin', response.body.accessToken, totpSecret);
 }

@@ -14,8 +14,7 @@ export interface Organization {
   logoUrl: string | null;
 }
 
-/** The product's own name, where no organization is known: the apps host and the picker. */
-export const productName = 'Account Access';
+export { productName } from '@entry/domain';
 
 /**
  * Kept for the tab, beside the spec's keys: a Direct link's portal page opens in a new page load

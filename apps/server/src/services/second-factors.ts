@@ -1,0 +1,420 @@
+import {
+  type AccessType,
+  type AuthTokenResult,
+  type EnrolmentResult,
+  type SecondFactors,
+  type StaffSecondFactorPolicy,
+  stepUpMinutes,
+  type TotpEnrolment,
+} from '@entry/domain';
+import type { AppContext } from '../context.ts';
+import type { StatementPart } from '../db/sql.ts';
+import { type ApiError, refuse } from '../refusals.ts';
+import {
+  claimTotpStep,
+  deleteTotp,
+  findFactors,
+  findTotp,
+  hasSecondFactor,
+  replaceRecoveryCodes,
+  startTotp,
+  useRecoveryCode,
+} from '../stores/second-factors.ts';
+import {
+  findStaffUserById,
+  giveBackAttempt,
+  recordRightPassword,
+  recordWrongPassword,
+  reserveAttemptOfUser,
+  type StaffUser,
+} from '../stores/staff-users.ts';
+import { findTenantById } from '../stores/tenants.ts';
+import {
+  hashRecoveryCode,
+  matchingTotpStep,
+  newRecoveryCodes,
+  newTotpSecret,
+  openSecret,
+  otpauthUri,
+  qrCodeSvg,
+  sealSecret,
+} from './second-factor-secrets.ts';
+import type { SessionPrincipal } from './sessions.ts';
+import { mailStaffUser, staffLockPolicy } from './staff-auth.ts';
+
+/**
+ * Staff second factors (DESIGN.md section 5, wave 2: staff): who is asked for one, the restricted
+ * access a password alone gives, the second step and step-up, and the authenticator app and
+ * recovery codes. Passkeys use the same policy, budget and completion.
+ */
+
+/** How a second factor was shown: audited, and named by the completion. */
+export type SecondFactorMethod = 'totp' | 'recovery' | 'passkey';
+
+type StaffOf = Pick<StaffUser, 'kind' | 'tenantId'>;
+
+/** Admins always need a second factor; customer users as their tenant says (absent: optional). */
+export async function secondFactorPolicyOf(ctx: AppContext, user: StaffOf): Promise<StaffSecondFactorPolicy> {
+  if (user.kind === 'admin' || user.tenantId === null) return 'required';
+  const tenant = await findTenantById(ctx.db, user.tenantId);
+  return tenant?.settings.staffSecondFactor ?? 'optional';
+}
+
+/** The access a session gets from a password alone. */
+export interface PasswordAccess {
+  accessType: AccessType;
+  hasRestrictedAccess: boolean;
+  roleId: number | null;
+}
+
+export const fullAccessType = (user: StaffOf): AccessType => (user.kind === 'admin' ? 'Admin' : 'Customer');
+
+/**
+ * A user with a factor (and a policy other than off) must pass it; one without where the policy
+ * requires one must enrol one; everyone else gets full access.
+ */
+export async function accessAfterPassword(
+  ctx: AppContext,
+  user: StaffOf & Pick<StaffUser, 'id' | 'roleId'>,
+): Promise<PasswordAccess> {
+  const [policy, hasFactor] = await Promise.all([
+    secondFactorPolicyOf(ctx, user),
+    hasSecondFactor(ctx.db, user.id),
+  ]);
+  if (policy !== 'off' && hasFactor) {
+    return { accessType: 'SecondFactorPending', hasRestrictedAccess: true, roleId: null };
+  }
+  if (policy === 'required') {
+    return { accessType: 'SecondFactorEnrolment', hasRestrictedAccess: true, roleId: null };
+  }
+  return { accessType: fullAccessType(user), hasRestrictedAccess: false, roleId: user.roleId };
+}
+
+/** The staff user a session belongs to; a launched session has none and may not touch factors. */
+export async function staffUserOf(ctx: AppContext, principal: SessionPrincipal): Promise<StaffUser> {
+  if (principal.staffUserId === null) throw refuse('notPermitted');
+  const user = await findStaffUserById(ctx.db, principal.staffUserId);
+  if (user === undefined || user.disabled) throw refuse('notAuthorized');
+  return user;
+}
+
+export const actorOf = (user: Pick<StaffUser, 'kind' | 'id'>) => `${user.kind}:${user.id}`;
+
+/**
+ * A second factor shown in this session: it gets full access (a second step, a first enrolment)
+ * or stays full (a step-up), with the factor's time recorded, and a new token pair; its earlier
+ * refresh tokens stop working.
+ */
+export async function completeSecondFactor(
+  ctx: AppContext,
+  principal: SessionPrincipal,
+  done: { method: SecondFactorMethod; ip: string },
+): Promise<AuthTokenResult> {
+  const user = await staffUserOf(ctx, principal);
+  const pair = await ctx.sessions.upgradeSession(principal.sessionId, {
+    accessType: fullAccessType(user),
+    hasRestrictedAccess: false,
+    roleId: user.roleId,
+    secondFactorAt: ctx.clock.now(),
+  });
+  await ctx.audit.record({
+    event: `${user.kind}.second-factor`,
+    outcome: 'success',
+    actor: actorOf(user),
+    tenantId: user.tenantId,
+    ip: done.ip,
+    detail: {
+      method: done.method,
+      sessionId: principal.sessionId,
+      step: principal.hasRestrictedAccess ? principal.accessType : 'step-up',
+    },
+  });
+  return pair;
+}
+
+/** Refuses, asking for a step-up, unless a second factor was used in this session within `stepUpMinutes`. */
+export function assertRecentSecondFactor(ctx: AppContext, principal: SessionPrincipal): void {
+  const at = principal.secondFactorAt;
+  if (at === null || ctx.clock.now().getTime() - at.getTime() > stepUpMinutes * 60_000) {
+    throw refuse('secondFactorStale');
+  }
+}
+
+/**
+ * A change to a user's factors: refused where the policy is off; a user who has a factor shows
+ * one first (step-up), so a password alone never adds or removes one.
+ */
+export async function assertMayChangeFactors(
+  ctx: AppContext,
+  principal: SessionPrincipal,
+  user: StaffUser,
+): Promise<StaffSecondFactorPolicy> {
+  const policy = await secondFactorPolicyOf(ctx, user);
+  if (policy === 'off') throw refuse('secondFactorsOff');
+  if (await hasSecondFactor(ctx.db, user.id)) assertRecentSecondFactor(ctx, principal);
+  return policy;
+}
+
+/** Whether removing one factor must keep another: the user's policy requires one. */
+export const mustKeepAFactor = (policy: StaffSecondFactorPolicy) => policy === 'required';
+
+/** The refusal of removing a user's last factor where the policy requires one. */
+export const lastSecondFactorRefusal = () => refuse('lastSecondFactor');
+
+/** A second factor's try, paid for from the account's lock budget before it is judged. */
+export interface PaidTry {
+  reserved: StaffUser;
+  event: string;
+  ip: string;
+  method: SecondFactorMethod;
+}
+
+/**
+ * Pays for one second-factor try from the staff account's budget (the password's: 10, then a
+ * lock). A locked account is refused, with when to try again, before anything is compared.
+ */
+export async function payForTry(
+  ctx: AppContext,
+  user: Pick<StaffUser, 'id' | 'kind' | 'tenantId'>,
+  attempt: { ip: string; method: SecondFactorMethod },
+): Promise<PaidTry> {
+  const event = `${user.kind}.second-factor`;
+  const now = ctx.clock.now();
+  const reserved = await reserveAttemptOfUser(ctx.db, user.id, staffLockPolicy, now);
+  if (reserved === undefined) {
+    const current = await findStaffUserById(ctx.db, user.id);
+    if (current === undefined || current.disabled) throw refuse('notAuthorized');
+    await ctx.audit.record({
+      event,
+      outcome: 'locked',
+      actor: actorOf(user),
+      tenantId: user.tenantId,
+      ip: attempt.ip,
+      detail: { method: attempt.method },
+    });
+    throw refuse('userLocked', { retryAt: { until: current.lockedUntil, now } });
+  }
+  return { reserved, event, ip: attempt.ip, method: attempt.method };
+}
+
+/**
+ * A wrong try keeps its place in the count; the one that reaches the threshold locks the account.
+ * `wrong` is the refusal of a try that does not lock (a passkey's differs from a code's).
+ */
+export async function refuseWrongTry(
+  ctx: AppContext,
+  paid: PaidTry,
+  reason: string,
+  wrong: () => ApiError = () => refuse('wrongSecondFactorCode'),
+): Promise<never> {
+  const { reserved } = paid;
+  const now = ctx.clock.now();
+  const lockedUntil = await recordWrongPassword(ctx.db, reserved, staffLockPolicy, now);
+  const locks = reserved.failedCount >= staffLockPolicy.threshold;
+  await ctx.audit.record({
+    event: paid.event,
+    outcome: locks ? 'locked' : 'failure',
+    actor: actorOf(reserved),
+    tenantId: reserved.tenantId,
+    ip: paid.ip,
+    detail: { method: paid.method, reason },
+  });
+  throw locks ? refuse('userLocked', { retryAt: { until: lockedUntil, now } }) : wrong();
+}
+
+/**
+ * A right try gives its place back (ends the run of failures when no try was paid for after it),
+ * with `writes` in the same statement; answers false when the user was disabled or the password
+ * changed meanwhile.
+ */
+export function settleRightTry(paid: PaidTry, ctx: AppContext, writes: readonly StatementPart[] = []) {
+  return recordRightPassword(ctx.db, paid.reserved, writes);
+}
+
+/** A try that was paid for but never judged gives its place back. */
+export function giveBackTry(ctx: AppContext, paid: PaidTry): Promise<void> {
+  return giveBackAttempt(ctx.db, paid.reserved);
+}
+
+/** What the security and second-step pages show of the calling user's factors. */
+export async function listSecondFactors(
+  ctx: AppContext,
+  principal: SessionPrincipal,
+): Promise<SecondFactors> {
+  const user = await staffUserOf(ctx, principal);
+  const [policy, factors] = await Promise.all([
+    secondFactorPolicyOf(ctx, user),
+    findFactors(ctx.db, user.id),
+  ]);
+  return {
+    policy,
+    totp: { enrolled: factors.totp?.confirmedAt != null },
+    passkeys: factors.passkeys.map((passkey) => ({
+      id: passkey.credentialId,
+      name: passkey.name,
+      createdAt: passkey.createdAt.toISOString(),
+      lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null,
+      backedUp: passkey.backedUp,
+    })),
+    recoveryCodesLeft: factors.recoveryCodesLeft,
+    secondFactorAt: principal.secondFactorAt?.toISOString() ?? null,
+  };
+}
+
+/** Starts an authenticator app: its secret, sealed until confirmed by a first code. */
+export async function startTotpEnrolment(
+  ctx: AppContext,
+  principal: SessionPrincipal,
+): Promise<TotpEnrolment> {
+  const user = await staffUserOf(ctx, principal);
+  await assertMayChangeFactors(ctx, principal, user);
+  const secret = newTotpSecret();
+  const started = await startTotp(ctx.db, user.id, sealSecret(ctx.secondFactorKey, secret), ctx.clock.now());
+  if (!started) throw refuse('totpAlreadyEnrolled');
+  const uri = otpauthUri(secret, user.username);
+  return { secret, otpauthUri: uri, qrCodeSvg: qrCodeSvg(uri) };
+}
+
+/** New recovery codes for the user, the earlier ones void; the codes in clear are shown once. */
+export async function issueRecoveryCodes(ctx: AppContext, user: StaffUser): Promise<string[]> {
+  const codes = newRecoveryCodes();
+  const hashes = codes.map((code) => hashRecoveryCode(ctx.pepper, code) ?? '');
+  await replaceRecoveryCodes(ctx.db, user.id, hashes, ctx.clock.now());
+  return codes;
+}
+
+/**
+ * Confirms the authenticator app with its first code: the session gets full access with the
+ * factor just used, and a user's first factor comes with ten recovery codes.
+ */
+export async function confirmTotpEnrolment(
+  ctx: AppContext,
+  principal: SessionPrincipal,
+  code: string,
+  ip: string,
+): Promise<EnrolmentResult> {
+  const user = await staffUserOf(ctx, principal);
+  await assertMayChangeFactors(ctx, principal, user);
+  const totp = await findTotp(ctx.db, user.id);
+  if (totp === undefined || totp.confirmedAt !== null) throw refuse('totpNotStarted');
+  const now = ctx.clock.now();
+  const step = matchingTotpStep(openSecret(ctx.secondFactorKey, totp.secretSealed), code, now);
+  if (step === undefined) throw refuse('wrongTotpConfirmCode');
+  const firstFactor = !(await hasSecondFactor(ctx.db, user.id));
+  if (!(await claimTotpStep(ctx.db, totp, step, { at: now }))) throw refuse('totpNotStarted');
+  const recoveryCodes = firstFactor ? await issueRecoveryCodes(ctx, user) : null;
+  await ctx.audit.record({
+    event: `${user.kind}.second-factor.add`,
+    outcome: 'success',
+    actor: actorOf(user),
+    tenantId: user.tenantId,
+    ip,
+    detail: { method: 'totp', sessionId: principal.sessionId },
+  });
+  const auth = await completeSecondFactor(ctx, principal, { method: 'totp', ip });
+  return { auth, recoveryCodes };
+}
+
+/** Removes the authenticator app, unless it is the last factor of a user whose policy requires one. */
+export async function removeTotp(ctx: AppContext, principal: SessionPrincipal, ip: string): Promise<void> {
+  const user = await staffUserOf(ctx, principal);
+  const policy = await assertMayChangeFactors(ctx, principal, user);
+  if (!(await deleteTotp(ctx.db, user.id, mustKeepAFactor(policy)))) {
+    if ((await findTotp(ctx.db, user.id)) === undefined) throw refuse('totpNotEnrolled');
+    throw lastSecondFactorRefusal();
+  }
+  await ctx.audit.record({
+    event: `${user.kind}.second-factor.remove`,
+    outcome: 'success',
+    actor: actorOf(user),
+    tenantId: user.tenantId,
+    ip,
+    detail: { method: 'totp' },
+  });
+}
+
+/** New recovery codes for a user who has a factor; the earlier ones stop working. */
+export async function regenerateRecoveryCodes(
+  ctx: AppContext,
+  principal: SessionPrincipal,
+  ip: string,
+): Promise<string[]> {
+  const user = await staffUserOf(ctx, principal);
+  await assertMayChangeFactors(ctx, principal, user);
+  if (!(await hasSecondFactor(ctx.db, user.id))) throw refuse('noSecondFactor');
+  const codes = await issueRecoveryCodes(ctx, user);
+  await ctx.audit.record({
+    event: `${user.kind}.second-factor.recovery-codes`,
+    outcome: 'success',
+    actor: actorOf(user),
+    tenantId: user.tenantId,
+    ip,
+  });
+  return codes;
+}
+
+export const recoveryMailTexts = {
+  subject: 'A recovery code was used to sign in',
+  body: (left: number) =>
+    `One of your recovery codes was just used to sign in to your account. It will not work again; ${left} ` +
+    `${left === 1 ? 'code is' : 'codes are'} left.\n\nIf this was not you, ask your administrator to reset ` +
+    'your second factors and change your password at once.',
+} as const;
+
+/** Whether `code` is the user's authenticator code now; a step once accepted never is again. */
+async function totpCodeHolds(ctx: AppContext, user: StaffUser, code: string): Promise<boolean> {
+  const totp = await findTotp(ctx.db, user.id);
+  if (totp === undefined || totp.confirmedAt === null) return false;
+  const step = matchingTotpStep(openSecret(ctx.secondFactorKey, totp.secretSealed), code, ctx.clock.now());
+  return step !== undefined && claimTotpStep(ctx.db, totp, step, undefined);
+}
+
+/** Uses a recovery code once; its use is audited and mailed to the user. */
+async function recoveryCodeHolds(
+  ctx: AppContext,
+  user: StaffUser,
+  code: string,
+  ip: string,
+): Promise<boolean> {
+  const hash = hashRecoveryCode(ctx.pepper, code);
+  if (hash === null || !(await useRecoveryCode(ctx.db, user.id, hash, ctx.clock.now()))) return false;
+  const { recoveryCodesLeft } = await findFactors(ctx.db, user.id);
+  await ctx.audit.record({
+    event: `${user.kind}.second-factor.recovery-code.used`,
+    outcome: 'success',
+    actor: actorOf(user),
+    tenantId: user.tenantId,
+    ip,
+    detail: { left: recoveryCodesLeft },
+  });
+  await mailStaffUser(ctx, user, {
+    subject: recoveryMailTexts.subject,
+    text: recoveryMailTexts.body(recoveryCodesLeft),
+  });
+  return true;
+}
+
+/**
+ * The second step after a password, or a step-up of a full session, with an authenticator code or
+ * a recovery code: the try is paid for first, and a wrong one counts toward the account's lock.
+ */
+export async function signInWithSecondFactor(
+  ctx: AppContext,
+  principal: SessionPrincipal,
+  input: { method: 'totp' | 'recovery'; code: string },
+  ip: string,
+): Promise<AuthTokenResult> {
+  const user = await staffUserOf(ctx, principal);
+  const paid = await payForTry(ctx, user, { ip, method: input.method });
+  const judged =
+    input.method === 'totp'
+      ? totpCodeHolds(ctx, user, input.code)
+      : recoveryCodeHolds(ctx, user, input.code, ip);
+  const holds = await judged.catch(async (error: unknown) => {
+    await giveBackTry(ctx, paid);
+    throw error;
+  });
+  if (!holds) return refuseWrongTry(ctx, paid, `wrong ${input.method} code`);
+  if (!(await settleRightTry(paid, ctx))) throw refuse('notAuthorized');
+  return completeSecondFactor(ctx, principal, { method: input.method, ip });
+}
