@@ -125,7 +125,7 @@ export function createSecondFactorsApi(http: HttpClient, scope: 'admin' | 'custo
       signIn(http, scope, {
         path: authPath(scope, 'sign-in/passkey'),
         body: request,
-        listed: [],
+        listed: [409],
         session: usernameless ? 'none' : 'required',
       }),
     addTotp: (options = {}) =>
@@ -139,14 +139,14 @@ export function createSecondFactorsApi(http: HttpClient, scope: 'admin' | 'custo
       }),
     confirmTotp: (request, options = {}) => enrol(factorsPath('totp/confirm'), request, options),
     removeTotp: (options = {}) =>
-      http.call({ ...options, method: 'DELETE', path: factorsPath('totp'), listed: [409], scope }),
+      http.call({ ...options, method: 'DELETE', path: factorsPath('totp'), listed: [404, 409], scope }),
     regenerateRecoveryCodes: (options = {}) =>
       http.call({
         ...options,
         method: 'POST',
         path: factorsPath('recovery-codes'),
         reader: recoveryCodesReader,
-        listed: [],
+        listed: [409],
         scope,
       }),
     passkeyRegistrationOptions: (options = {}) =>

@@ -24,10 +24,11 @@ export const secondFactorMessages = {
   passkeyGone: 'This passkey no longer exists. The list has been updated.',
 } as const;
 
+/** The choices of the second step. */
 export const methodNames = {
-  passkey: 'Passkey',
-  totp: 'Authenticator app',
-  recovery: 'Recovery code',
+  passkey: 'Use a passkey',
+  totp: 'Use an authenticator app',
+  recovery: 'Use a recovery code',
 } as const;
 
 export type SecondFactorMethod = keyof typeof methodNames;

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { FormAlert } from '../../components/form-field.tsx';
@@ -15,7 +16,8 @@ import { useFactors } from './use-factors.ts';
  */
 export function SecondFactorPage({ scope }: { scope: StaffScope }) {
   const access = staffAccessOf(useSession(scope));
-  const pending = access === 'pending';
+  // Judged on arrival: the step's own success upgrades the session, and then finishes the sign-in itself.
+  const [pending] = useState(access === 'pending');
   const { state, reload } = useFactors(scope, pending);
   const finish = useFinishSignIn(scope);
   const { signOut, signingOut } = useSignOut(scope);

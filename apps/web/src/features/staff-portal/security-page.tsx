@@ -42,8 +42,8 @@ export function SecurityPage({ scope }: { scope: StaffScope }) {
   const access = staffAccessOf(session);
   // A launched customer session is the admin's: its factors are the admin's own, in the admin portal.
   const launched = session.record?.accessType === 'Launched';
-  const allowed = access === 'enrolment' || (access === 'full' && !launched);
-  // Remembered from the first render: the first factor turns the session into a full one.
+  // Judged on arrival: a first factor turns an enrolment session into a full one, and the page goes on.
+  const [allowed] = useState(access === 'enrolment' || (access === 'full' && !launched));
   const [enrolling] = useState(access === 'enrolment');
   const secondFactors = useSecondFactors(scope);
   const { state, reload } = useFactors(scope, allowed);
