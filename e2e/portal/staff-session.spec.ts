@@ -70,7 +70,7 @@ test.describe('the browser session', () => {
 
     await page.getByLabel('Username').fill(admin.username);
     await page.getByLabel('Password', { exact: true }).fill(admin.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(`${portal.apps}/a/home`);
   });
 

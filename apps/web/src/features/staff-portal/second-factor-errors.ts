@@ -33,6 +33,7 @@ export function secondFactorRefusal(error: unknown, method?: SecondFactorMethod)
       return lockedMessage(error);
     case 'NotAuthorized':
       return secondFactorMessages.pendingExpired;
+    case 'InvalidValue':
     case 'InvalidState':
     case 'NotPermitted':
     case 'ItemNotFound':
