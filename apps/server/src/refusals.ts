@@ -387,7 +387,8 @@ export const refusals = {
   nothingToUpdate: {
     status: 400,
     errorCode: 'InvalidValue',
-    message: 'Name at least one detail to change: --name, --phone, --email, --hours, --website or --logo.',
+    message:
+      'Name at least one detail to change: --name, --phone, --email, --hours, --website, --logo or --staff-second-factor.',
   },
   invalidMaxPasswordAge: {
     status: 400,

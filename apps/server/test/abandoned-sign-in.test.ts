@@ -101,7 +101,7 @@ describe(`a password sign-in whose client leaves while it waits for a hashing th
     expect(await addressFailures()).toBe(before.address + 1);
 
     const signIn = await call(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', {
-      body: server.demo.admin,
+      body: { username: server.demo.admin.username, password: server.demo.admin.password },
     });
     expect(signIn.status).toBe(200);
   });

@@ -74,7 +74,18 @@ function send(
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, method, path, headers: { ...headers, connection: 'close' } },
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        // Node frames a DELETE's body only when told its length (it sends no chunked body by default).
+        headers: {
+          ...headers,
+          connection: 'close',
+          ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -85,7 +85,7 @@ describe(`operator CLI: tenants, users and keys (${databaseLabel})`, () => {
     ],
     [['tenant', 'remove'], 'Unknown command "tenant remove"'],
     [['tenants'], 'Unknown command "tenants"'],
-    [['user'], '"user" needs a command: create, disable, enable, unlock.'],
+    [['user'], '"user" needs a command: create, disable, enable, unlock, factors, factors-reset.'],
   ])('answers the mistyped command %j with exit code 2 and the usage', async (argv, message) => {
     const run = await cli(server, ...argv);
     expect(run.code).toBe(2);
@@ -99,6 +99,8 @@ describe(`operator CLI: tenants, users and keys (${databaseLabel})`, () => {
     for (const command of [
       'tenant create',
       'user unlock',
+      'user factors',
+      'user factors-reset',
       'keys rotate',
       'consumers import',
       'links issue',

@@ -53,7 +53,7 @@ describe.runIf(testDatabaseUrl === undefined)('operator commands against a runni
     fetch(`${baseUrl}/api/auth/v1/admin/sign-in`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(admin),
+      body: JSON.stringify({ username: admin.username, password: admin.password }),
     }).then((response) => response.status);
 
   it('runs each command in the server, which sees its effect at once, and audits the OS user', async () => {
@@ -82,6 +82,35 @@ describe.runIf(testDatabaseUrl === undefined)('operator commands against a runni
     expect(enabled.code).toBe(0);
     expect(JSON.parse(enabled.stdout)).toMatchObject({ username: admin.username });
     expect(await signIn()).toBe(200);
+
+    const factorsOf = async () =>
+      JSON.parse(
+        (
+          await runMain(
+            env,
+            'user',
+            'factors',
+            '--kind',
+            'admin',
+            '--username',
+            admin.username,
+            '--format',
+            'json',
+          )
+        ).stdout,
+      ) as { authenticatorApp: string };
+    expect(await factorsOf()).toMatchObject({ authenticatorApp: 'confirmed' });
+    const reset = await runMain(
+      env,
+      'user',
+      'factors-reset',
+      '--kind',
+      'admin',
+      '--username',
+      admin.username,
+    );
+    expect(reset.code).toBe(0);
+    expect(await factorsOf()).toMatchObject({ authenticatorApp: 'none' });
 
     const revoked = await runMain(env, 'links', 'revoke', '--mailing', 'no-such-mailing');
     expect(revoked).toMatchObject({ code: 1, stdout: '' });

@@ -40,6 +40,7 @@ describe(`npm run demo -- --json (${databaseLabel})`, () => {
       domain: 'localhost',
       tenant: { subdomain: 'sender', customerId: 1001 },
       customer: { customerId: 1001 },
+      admin: { username: 'admin', totpSecret: expect.stringMatching(/^[A-Z2-7]{32}$/) },
       verification: { last4Ssn: '1234', postalCode: '90210', dateOfBirth: '1980-04-15' },
       withoutLink: { last4Ssn: '5678', postalCode: '10001', dateOfBirth: '1975-09-23' },
     });

@@ -48,7 +48,15 @@ async function lint(document: unknown): Promise<LintProblem[]> {
 /** The routes with `config.failureLimited`: each may answer the limiter's 429. */
 const failureLimitedCalls = [
   ...['admin', 'customer'].flatMap((kind) =>
-    ['sign-in', 'password/reset', 'password/change'].map((call) => ['post', `/api/auth/v1/${kind}/${call}`]),
+    [
+      'sign-in',
+      'password/reset',
+      'password/change',
+      'sign-in/second-factor',
+      'second-factors/totp/confirm',
+      'sign-in/passkey/options',
+      'sign-in/passkey',
+    ].map((call) => ['post', `/api/auth/v1/${kind}/${call}`]),
   ),
   ['post', '/api/auth/v1/customer/sign-in/token'],
   ['post', '/api/auth/v1/launch/customer/{customerId}'],

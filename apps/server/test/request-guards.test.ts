@@ -141,7 +141,7 @@ describe(`request guards (${databaseLabel})`, () => {
 
     it('refuses a cross-site password sign-in before checking the password', async () => {
       const response = await call(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', {
-        body: server.demo.admin,
+        body: { username: server.demo.admin.username, password: server.demo.admin.password },
         headers: { origin: 'https://attacker.example', 'sec-fetch-site': 'cross-site' },
       });
       expect(response.status).toBe(403);

@@ -12,6 +12,7 @@ import { auditEvents, createConsumer, createToken } from './consumer-fixtures.ts
 import {
   call,
   databaseLabel,
+  passSecondFactor,
   signInAdmin,
   startTestServer,
   type TestServer,
@@ -119,7 +120,9 @@ describe(`session endings (${databaseLabel})`, () => {
         expect(renewed.status).toBe(200);
         pair = renewed.body;
       }
-      // Minute 57: the access token just issued is valid for 15 more minutes, the session for 3.
+      // Minute 57: the access token just issued is valid for 15 more minutes, the session for 3;
+      // a launch needs a second factor of the last 15 minutes, so the admin steps up first.
+      pair = await passSecondFactor(server, 'admin', pair.accessToken, server.demo.admin.totpSecret);
       expect((await launch(pair.accessToken)).status).toBe(200);
       server.clock.advanceMinutes(3);
       const late = await launch(pair.accessToken);
@@ -198,6 +201,7 @@ describe(`session endings (${databaseLabel})`, () => {
         expect(renewed.status).toBe(200);
         admin = renewed.body;
       }
+      admin = await passSecondFactor(server, 'admin', admin.accessToken, server.demo.admin.totpSecret);
       const child = await launched(admin);
       server.clock.advanceMinutes(11);
       const refused = await refresh('customer', child.refreshToken);

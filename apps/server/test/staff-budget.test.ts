@@ -3,9 +3,7 @@ import { type AuthTokenResult, errorBodySchema } from '@entry/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, passwordResetTokens, type StaffKind, sessions, staffUsers } from '../src/db/schema.ts';
-import { hashPassword } from '../src/services/passwords.ts';
 import { hashToken, randomToken } from '../src/services/secret-tokens.ts';
-import { staffRoleIds } from '../src/services/staff-roles.ts';
 import {
   call,
   createTestDatabase,
@@ -17,6 +15,7 @@ import {
   type TestServer,
   testDatabaseUrl,
 } from './helpers/server.ts';
+import { insertStaffUser } from './helpers/staff-users.ts';
 
 const rightPassword = 'harbour violet compass orchard 62';
 const newPassword = 'thistle marble lantern quiver 85';
@@ -68,24 +67,9 @@ function postFrom<T = Record<string, unknown>>(
 let usersMade = 0;
 
 /** A staff user of its own for each test, with `rightPassword`. */
-async function newStaffUser(server: TestServer, kind: StaffKind) {
+function newStaffUser(server: TestServer, kind: StaffKind) {
   usersMade += 1;
-  const username = `budget-${kind}-${usersMade}`;
-  const [user] = await server.ctx.db
-    .insert(staffUsers)
-    .values({
-      kind,
-      tenantId: kind === 'customer' ? 1001 : null,
-      username,
-      email: `${username}@example.com`,
-      displayName: `Budget ${usersMade}`,
-      roleId: staffRoleIds[kind],
-      passwordHash: await hashPassword(rightPassword),
-      passwordChangedAt: server.clock.now(),
-    })
-    .returning();
-  if (user === undefined) throw new Error('no user inserted');
-  return user;
+  return insertStaffUser(server, kind, `budget-${kind}-${usersMade}`, rightPassword);
 }
 
 async function userRow(server: TestServer, id: number) {

@@ -5,15 +5,22 @@ import type {
   PasskeyOptionsResult,
   SecondFactors,
 } from '@entry/domain';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appsOrigin } from '../src/config.ts';
-import { auditLog, type StaffKind, sessions, staffPasskeys, staffUsers } from '../src/db/schema.ts';
-import { hashPassword } from '../src/services/passwords.ts';
-import { staffRoleIds } from '../src/services/staff-roles.ts';
+import {
+  auditLog,
+  type StaffKind,
+  sessions,
+  staffPasskeys,
+  staffUsers,
+  webauthnChallenges,
+} from '../src/db/schema.ts';
+import { pruneExpiredRows } from '../src/services/retention.ts';
 import { challengeLifetimeMs } from '../src/services/webauthn.ts';
 import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
 import { type ResponseTweaks, SoftAuthenticator } from './helpers/soft-authenticator.ts';
+import { insertStaffUser } from './helpers/staff-users.ts';
 
 const password = 'harbour violet compass orchard 62';
 
@@ -32,25 +39,10 @@ describe(`staff passkeys (${databaseLabel})`, () => {
   });
 
   let usersMade = 0;
-  /** A staff user of its own for each test; customers belong to the demo tenant (policy optional). */
-  async function newUser(kind: StaffKind) {
+  /** A staff user of its own for each test. */
+  function newUser(kind: StaffKind) {
     usersMade += 1;
-    const username = `passkey-${kind}-${usersMade}`;
-    const [user] = await server.ctx.db
-      .insert(staffUsers)
-      .values({
-        kind,
-        tenantId: kind === 'customer' ? 1001 : null,
-        username,
-        email: `${username}@example.com`,
-        displayName: `Passkey ${usersMade}`,
-        roleId: staffRoleIds[kind],
-        passwordHash: await hashPassword(password),
-        passwordChangedAt: server.clock.now(),
-      })
-      .returning();
-    if (user === undefined) throw new Error('no user inserted');
-    return user;
+    return insertStaffUser(server, kind, `passkey-${kind}-${usersMade}`, password);
   }
 
   const base = (kind: StaffKind) => `/api/auth/v1/${kind}`;
@@ -345,7 +337,7 @@ describe(`staff passkeys (${databaseLabel})`, () => {
     );
   });
 
-  it('refuses a challenge answered after five minutes', async () => {
+  it('refuses a challenge answered after five minutes, and the retention job deletes it', async () => {
     const authenticator = new SoftAuthenticator(origin);
     await enrolled('admin', authenticator);
     const options = await signInOptions('admin');
@@ -353,6 +345,17 @@ describe(`staff passkeys (${databaseLabel})`, () => {
     const late = await answer('admin', options.challengeId, authenticator.authenticate(options.options));
     expect(late.status).toBe(409);
     expect(late.body).toMatchObject({ errorCode: 'InvalidState' });
+
+    const stale = await signInOptions('admin');
+    server.clock.advance(challengeLifetimeMs + 1000);
+    expect(
+      (await pruneExpiredRows(server.ctx.db, server.clock.now())).webauthnChallenges,
+    ).toBeGreaterThanOrEqual(2);
+    const left = await server.ctx.db
+      .select()
+      .from(webauthnChallenges)
+      .where(inArray(webauthnChallenges.id, [options.challengeId, stale.challengeId]));
+    expect(left).toEqual([]);
   });
 
   it('refuses an answer made on another origin, or without user verification', async () => {

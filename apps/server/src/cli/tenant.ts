@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { staffSecondFactorPolicies, staffSecondFactorPolicySchema } from '@entry/domain';
 import { maxLogoBytes } from '../services/tenant-logo.ts';
 import { createTenant, listTenants, updateTenant } from '../services/tenants.ts';
 import { openInputFile } from './files.ts';
@@ -63,7 +64,8 @@ async function logoOption(value: string | undefined): Promise<Buffer | null | un
 const tenantUpdate: OperatorCommand = {
   family: 'tenant',
   name: 'update',
-  summary: "Change a tenant's name, contact details or logo, as consumers see them.",
+  summary:
+    "Change a tenant's name, contact details or logo, as consumers see them, or whether its customer users need a second factor.",
   options: {
     subdomain: { value: '<subdomain>', required: true, description: 'the tenant to change' },
     name: { value: '<name>', description: 'the name consumers see' },
@@ -78,6 +80,11 @@ const tenantUpdate: OperatorCommand = {
       value: '<file.png|file.svg|none>',
       description: `a PNG or SVG of at most ${maxLogoBytes / 1024} KB (an SVG that only draws); none removes it`,
     },
+    'staff-second-factor': {
+      value: 'off|optional|required',
+      choices: staffSecondFactorPolicies,
+      description: 'whether its customer users are asked for a second factor (default optional)',
+    },
   },
   async run(options, ctx) {
     const { tenant, changed } = await updateTenant(ctx.db, ctx.clock, requiredOption(options, 'subdomain'), {
@@ -87,6 +94,7 @@ const tenantUpdate: OperatorCommand = {
       hours: options.hours,
       website: options.website,
       logo: await logoOption(options.logo),
+      staffSecondFactor: staffSecondFactorPolicySchema.optional().parse(options['staff-second-factor']),
     });
     await ctx.audit.record({
       event: 'operator.tenant.update',
@@ -123,6 +131,7 @@ const tenantList: OperatorCommand = {
             name: tenant.name,
             mfaRequired: tenant.settings.mfaRequired,
             maxPasswordAgeDays: tenant.settings.maxPasswordAgeDays,
+            staffSecondFactor: tenant.settings.staffSecondFactor ?? 'optional',
             contact: tenant.contact,
             hasLogo: tenant.hasLogo,
             createdAt: tenant.createdAt.toISOString(),

@@ -1,4 +1,5 @@
 import type { StaffKind } from '../db/schema.ts';
+import { listFactorsOfUser, resetFactorsOfUser } from '../services/second-factors.ts';
 import { endingDepsOf, recordEndings } from '../services/session-endings.ts';
 import {
   createStaffUser,
@@ -88,6 +89,49 @@ function accountCommand(
   };
 }
 
+const userFactors: OperatorCommand = {
+  family: 'user',
+  name: 'factors',
+  summary: "List a user's second factors: authenticator app, passkeys and recovery codes left.",
+  options: { kind: kindOption, username: usernameOption },
+  async run(options, ctx) {
+    const listing = await listFactorsOfUser(ctx.db, kindOf(options), requiredOption(options, 'username'));
+    ctx.report(
+      [
+        `${listing.kind} user ${listing.username} (second factor ${listing.policy}):`,
+        `  authenticator app: ${listing.authenticatorApp}`,
+        `  passkeys: ${listing.passkeys.length === 0 ? 'none' : listing.passkeys.map((passkey) => passkey.name).join(', ')}`,
+        `  recovery codes left: ${listing.recoveryCodesLeft}`,
+      ],
+      { ...listing },
+    );
+  },
+};
+
+const userFactorsReset: OperatorCommand = {
+  family: 'user',
+  name: 'factors-reset',
+  summary:
+    "Remove a user's second factors (a lost phone and codes): their sessions end, they set up a factor again at the next sign-in, and they are mailed.",
+  options: { kind: kindOption, username: usernameOption },
+  async run(options, ctx) {
+    const kind = kindOf(options);
+    const username = requiredOption(options, 'username').trim().toLowerCase();
+    const reset = await resetFactorsOfUser(ctx, kind, username, ctx.actor);
+    ctx.report(
+      `Removed the second factors of ${kind} user ${username} (authenticator app: ${reset.totp ? 'yes' : 'no'}, passkeys: ${reset.passkeys}, recovery codes: ${reset.recoveryCodes}); ${reset.endedSessionIds.length} sessions ended.`,
+      {
+        kind,
+        username,
+        totp: reset.totp,
+        passkeys: reset.passkeys,
+        recoveryCodes: reset.recoveryCodes,
+        endedSessions: reset.endedSessionIds.length,
+      },
+    );
+  },
+};
+
 export const userCommands: OperatorCommand[] = [
   userCreate,
   accountCommand(
@@ -121,4 +165,6 @@ export const userCommands: OperatorCommand[] = [
     (ctx, kind, username) => unlockStaffUser(ctx.db, kind, username),
     'unlocked',
   ),
+  userFactors,
+  userFactorsReset,
 ];

@@ -150,6 +150,42 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), maxBackoffMs);
 }
 
+/** The outbox row of a mail: its opt-out line and headers added where it has unsubscribe links. */
+export function outboxRowOf(input: EnqueueMailInput, now: Date): NewOutboxMail {
+  const links = input.unsubscribe;
+  const text =
+    links === null ? `${input.text}\n` : `${input.text}\n\n${mailTexts.optOutText} ${links.pageUrl}\n`;
+  const htmlOptOut =
+    links === null ? '' : `\n<p><a href="${escapeHtml(links.pageUrl)}">${mailTexts.optOutHtml}</a></p>`;
+  const html = input.html === undefined || input.html === null ? null : `${input.html}${htmlOptOut}`;
+  const headers: Record<string, string> =
+    links === null
+      ? {}
+      : {
+          'List-Unsubscribe': `<${links.oneClickUrl}>`,
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        };
+  return {
+    tenantId: input.tenantId,
+    toAddress: input.to,
+    subject: input.subject,
+    textBody: text,
+    htmlBody: html,
+    headers,
+    createdAt: now,
+    nextAttemptAt: now,
+    expiresAt: input.expiresAt ?? null,
+  };
+}
+
+/**
+ * Stores a mail in the outbox without delivering it: for an operator command, whose process ends
+ * before a send would; the server's deliveries take it from there.
+ */
+export async function queueMail(db: Database, input: EnqueueMailInput, now: Date): Promise<void> {
+  await insertOutboxMail(db, outboxRowOf(input, now));
+}
+
 /**
  * Delivers the outbox: claims only as many due mails as it has free places, for a lease that
  * outlasts the longest send, and marks each mail sent as soon as its server took it. A crashed
@@ -286,42 +322,14 @@ export function createMailService(deps: {
     while (claiming !== undefined || sending.size > 0) await Promise.allSettled([claiming, ...sending]);
   }
 
-  function outboxRow(input: EnqueueMailInput): NewOutboxMail {
-    const links = input.unsubscribe;
-    const text =
-      links === null ? `${input.text}\n` : `${input.text}\n\n${mailTexts.optOutText} ${links.pageUrl}\n`;
-    const htmlOptOut =
-      links === null ? '' : `\n<p><a href="${escapeHtml(links.pageUrl)}">${mailTexts.optOutHtml}</a></p>`;
-    const html = input.html === undefined || input.html === null ? null : `${input.html}${htmlOptOut}`;
-    const headers: Record<string, string> =
-      links === null
-        ? {}
-        : {
-            'List-Unsubscribe': `<${links.oneClickUrl}>`,
-            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-          };
-    const now = clock.now();
-    return {
-      tenantId: input.tenantId,
-      toAddress: input.to,
-      subject: input.subject,
-      textBody: text,
-      htmlBody: html,
-      headers,
-      createdAt: now,
-      nextAttemptAt: now,
-      expiresAt: input.expiresAt ?? null,
-    };
-  }
-
   return {
     async enqueueMail(input) {
-      const id = await insertOutboxMail(db, outboxRow(input));
+      const id = await insertOutboxMail(db, outboxRowOf(input, clock.now()));
       fill();
       return id;
     },
     insertOf(input, where) {
-      return outboxMailInsert(outboxRow(input), where);
+      return outboxMailInsert(outboxRowOf(input, clock.now()), where);
     },
     deliverSoon: fill,
     async deliverPending() {

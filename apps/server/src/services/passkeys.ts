@@ -17,6 +17,8 @@ import {
   recordPasskeyUse,
   renamePasskey,
 } from '../stores/staff-passkeys.ts';
+import type { StaffUser } from '../stores/staff-users.ts';
+import type { AuditOutcome } from './audit.ts';
 import { hashesEqual, keyedHash } from './keyed-hash.ts';
 import {
   actorOf,
@@ -56,6 +58,27 @@ import {
 const userHandleOf = (ctx: AppContext, userId: number) =>
   Buffer.from(keyedHash(ctx.pepper, `passkey-user:${userId}`), 'hex');
 
+/** Audits a change to the user's passkeys (`{kind}.second-factor.{change}`); the detail names the method. */
+function auditPasskeyChange(
+  ctx: AppContext,
+  user: Pick<StaffUser, 'kind' | 'id' | 'tenantId'>,
+  entry: {
+    change: 'add' | 'rename' | 'remove';
+    outcome: AuditOutcome;
+    ip: string;
+    detail: Record<string, unknown>;
+  },
+): Promise<void> {
+  return ctx.audit.record({
+    event: `${user.kind}.second-factor.${entry.change}`,
+    outcome: entry.outcome,
+    actor: actorOf(user),
+    tenantId: user.tenantId,
+    ip: entry.ip,
+    detail: { method: 'passkey', ...entry.detail },
+  });
+}
+
 /** The options to create a passkey for the calling user, none of the user's passkeys again. */
 export async function passkeyRegistrationOptions(
   ctx: AppContext,
@@ -92,13 +115,11 @@ export async function registerPasskey(
   if (challenge === undefined) throw refuse('passkeyChallengeInvalid');
   const created = await verifyRegistration(ctx.config, request.response, challenge);
   if (created === undefined) {
-    await ctx.audit.record({
-      event: `${user.kind}.second-factor.add`,
+    await auditPasskeyChange(ctx, user, {
+      change: 'add',
       outcome: 'failure',
-      actor: actorOf(user),
-      tenantId: user.tenantId,
       ip,
-      detail: { method: 'passkey', reason: 'not verified' },
+      detail: { reason: 'not verified' },
     });
     throw refuse('passkeyRegistrationNotVerified');
   }
@@ -112,13 +133,11 @@ export async function registerPasskey(
   });
   if (!added) throw refuse('passkeyAlreadyRegistered');
   const recoveryCodes = firstFactor ? await issueRecoveryCodes(ctx, user) : null;
-  await ctx.audit.record({
-    event: `${user.kind}.second-factor.add`,
+  await auditPasskeyChange(ctx, user, {
+    change: 'add',
     outcome: 'success',
-    actor: actorOf(user),
-    tenantId: user.tenantId,
     ip,
-    detail: { method: 'passkey', passkeyId: created.credentialId, sessionId: principal.sessionId },
+    detail: { passkeyId: created.credentialId, sessionId: principal.sessionId },
   });
   const auth = await completeSecondFactor(ctx, principal, { method: 'passkey', ip });
   return { auth, recoveryCodes };
@@ -273,14 +292,7 @@ export async function renameUserPasskey(
   const user = await staffUserOf(ctx, principal);
   await assertMayChangeFactors(ctx, principal, user);
   if (!(await renamePasskey(ctx.db, user.id, passkeyId, name))) throw refuse('passkeyNotFound');
-  await ctx.audit.record({
-    event: `${user.kind}.second-factor.rename`,
-    outcome: 'success',
-    actor: actorOf(user),
-    tenantId: user.tenantId,
-    ip,
-    detail: { method: 'passkey', passkeyId },
-  });
+  await auditPasskeyChange(ctx, user, { change: 'rename', outcome: 'success', ip, detail: { passkeyId } });
 }
 
 /** Removes one of the calling user's passkeys, unless it is the last factor the user's policy requires. */
@@ -295,12 +307,5 @@ export async function removeUserPasskey(
   const removal = await deletePasskey(ctx.db, user.id, passkeyId, mustKeepAFactor(policy));
   if (removal === 'not-found') throw refuse('passkeyNotFound');
   if (removal === 'last-factor') throw lastSecondFactorRefusal();
-  await ctx.audit.record({
-    event: `${user.kind}.second-factor.remove`,
-    outcome: 'success',
-    actor: actorOf(user),
-    tenantId: user.tenantId,
-    ip,
-    detail: { method: 'passkey', passkeyId },
-  });
+  await auditPasskeyChange(ctx, user, { change: 'remove', outcome: 'success', ip, detail: { passkeyId } });
 }

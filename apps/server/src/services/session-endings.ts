@@ -16,7 +16,8 @@ export type EndingCause =
   | 'sign-out'
   | 'refresh-token-reuse'
   | 'user-disabled'
-  | 'password-changed';
+  | 'password-changed'
+  | 'second-factors-reset';
 
 /** The instants a session's grounds are judged at. */
 export function endingInstants(now: Date, sessionMaxMinutes: number): GroundsAt {

@@ -19,6 +19,7 @@ import {
 } from '../stores/staff-users.ts';
 import { findTenantById } from '../stores/tenants.ts';
 import type { AuditEntry } from './audit.ts';
+import type { EnqueueMailInput } from './mail.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords.ts';
 import { accessAfterPassword } from './second-factors.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
@@ -198,25 +199,34 @@ export function resetPasswordUrl(config: AppContext['config'], kind: StaffKind, 
 }
 
 /**
- * Queues a mail to a staff user, with the unsubscribe links every mail to a tenant's address
- * carries; `expiresAt` when what it carries stops working.
+ * A mail to a staff user, with the unsubscribe links every mail to a tenant's address carries;
+ * `expiresAt` when what it carries stops working.
  */
-export async function mailStaffUser(
-  ctx: AppContext,
+export async function staffMailOf(
+  deps: Pick<AppContext, 'db' | 'config' | 'subscriptionKey'>,
   user: Pick<StaffUser, 'tenantId' | 'email'>,
   mail: { subject: string; text: string; expiresAt?: Date },
-): Promise<void> {
+): Promise<EnqueueMailInput> {
   let unsubscribe = null;
   if (user.tenantId !== null) {
-    const tenant = await findTenantById(ctx.db, user.tenantId);
+    const tenant = await findTenantById(deps.db, user.tenantId);
     if (tenant !== undefined) {
-      unsubscribe = createSubscriptionLinks(ctx.config, ctx.subscriptionKey).unsubscribeLinksFor(tenant, {
+      unsubscribe = createSubscriptionLinks(deps.config, deps.subscriptionKey).unsubscribeLinksFor(tenant, {
         customerId: tenant.id,
         emailAddress: user.email,
       });
     }
   }
-  await ctx.mail.enqueueMail({ tenantId: user.tenantId, to: user.email, ...mail, unsubscribe });
+  return { tenantId: user.tenantId, to: user.email, ...mail, unsubscribe };
+}
+
+/** Queues `staffMailOf` and starts its delivery. */
+export async function mailStaffUser(
+  ctx: AppContext,
+  user: Pick<StaffUser, 'tenantId' | 'email'>,
+  mail: { subject: string; text: string; expiresAt?: Date },
+): Promise<void> {
+  await ctx.mail.enqueueMail(await staffMailOf(ctx, user, mail));
 }
 
 function sendResetMail(ctx: AppContext, user: StaffUser, token: string, expiresAt: Date): Promise<void> {

@@ -9,6 +9,7 @@ import {
   enableStaffUser as enableUser,
   findStaffUser,
   insertStaffUser,
+  type StaffUser,
   unlockStaffUser as unlockUser,
 } from '../stores/staff-users.ts';
 import { hashPassword } from './passwords.ts';
@@ -103,11 +104,16 @@ export async function createStaffUser(
   };
 }
 
-async function existingUserId(db: Database, kind: StaffKind, username: string): Promise<number> {
+/** The user an operator names; refused when there is none. */
+export async function existingStaffUser(db: Database, kind: StaffKind, username: string): Promise<StaffUser> {
   const normalised = normaliseUsername(username);
   const user = await findStaffUser(db, kind, normalised);
   if (user === undefined) throw refuse('staffUserNotFound', { kind, username: normalised });
-  return user.id;
+  return user;
+}
+
+async function existingUserId(db: Database, kind: StaffKind, username: string): Promise<number> {
+  return (await existingStaffUser(db, kind, username)).id;
 }
 
 /** Disables the account and ends its open sessions; returns the user's id and the sessions it ended. */

@@ -1,4 +1,9 @@
-import { type OrganizationContact, validateSubdomainField, validators } from '@entry/domain';
+import {
+  type OrganizationContact,
+  type StaffSecondFactorPolicy,
+  validateSubdomainField,
+  validators,
+} from '@entry/domain';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { TenantSettings } from '../db/schema.ts';
@@ -138,6 +143,8 @@ export interface TenantDetailsInput {
   website?: string | undefined;
   /** The logo file's content, or null to remove the logo. */
   logo?: Buffer | null | undefined;
+  /** Whether the tenant's customer users are asked for a second factor. */
+  staffSecondFactor?: StaffSecondFactorPolicy | undefined;
 }
 
 /** A contact detail as given: trimmed, empty meaning none, checked otherwise. */
@@ -212,6 +219,10 @@ export async function updateTenant(
   if (input.logo !== undefined) {
     change.logo = input.logo === null ? null : checkedLogo(input.logo);
     changed.push('logo');
+  }
+  if (input.staffSecondFactor !== undefined) {
+    change.staffSecondFactor = input.staffSecondFactor;
+    changed.push('staffSecondFactor');
   }
   if (changed.length === 0) throw refuse('nothingToUpdate');
   const row = await updateTenantDetails(db, subdomain, change, clock.now());

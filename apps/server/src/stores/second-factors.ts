@@ -1,16 +1,17 @@
-import { and, asc, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { staffPasskeys, staffRecoveryCodes, staffTotp } from '../db/schema.ts';
 import { executeRows } from '../db/sql.ts';
 import { revokeStaffUserSessions } from './sessions.ts';
+import { listPasskeys, type StaffPasskey } from './staff-passkeys.ts';
 
 /**
  * Staff users' second factors: every statement on `staff_totp` and `staff_recovery_codes`, and the
- * reads of `staff_passkeys` that tell whether a user has a factor.
+ * reads of `staff_passkeys` that tell whether a user has a factor; the passkeys themselves are
+ * `staff-passkeys.ts`'s.
  */
 
 export type StaffTotp = typeof staffTotp.$inferSelect;
-export type StaffPasskey = typeof staffPasskeys.$inferSelect;
 
 /** A confirmed authenticator app or any passkey: what makes a password sign-in ask for a second step. */
 const confirmedTotpOf = (userId: number) =>
@@ -36,11 +37,7 @@ export interface FactorsOf {
 export async function findFactors(db: Database, userId: number): Promise<FactorsOf> {
   const [totpRows, passkeys, [codes]] = await Promise.all([
     db.select().from(staffTotp).where(eq(staffTotp.staffUserId, userId)),
-    db
-      .select()
-      .from(staffPasskeys)
-      .where(eq(staffPasskeys.staffUserId, userId))
-      .orderBy(asc(staffPasskeys.createdAt)),
+    listPasskeys(db, userId),
     db
       .select({ left: count() })
       .from(staffRecoveryCodes)

@@ -1,8 +1,8 @@
-import type { OrganizationContact } from '@entry/domain';
+import type { OrganizationContact, StaffSecondFactorPolicy } from '@entry/domain';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { type LogoMediaType, tenantLogos, tenants } from '../db/schema.ts';
+import { type LogoMediaType, type TenantSettings, tenantLogos, tenants } from '../db/schema.ts';
 import type { IdentityTokenRecord } from './identity-tokens.ts';
 import { forgetAccessTenant, readCacheFor } from './read-cache.ts';
 
@@ -120,10 +120,11 @@ export interface TenantDetailsChange {
   name?: string;
   contact?: OrganizationContact;
   logo?: NewTenantLogo | null;
+  staffSecondFactor?: StaffSecondFactorPolicy;
 }
 
 /**
- * Changes a tenant's name, contact and logo together; undefined when no tenant has the subdomain.
+ * Changes a tenant's name, contact, logo and second-factor policy together; undefined when no tenant has the subdomain.
  * The access lookup's cached entries of the tenant go at once.
  */
 export async function updateTenantDetails(
@@ -135,6 +136,11 @@ export async function updateTenantDetails(
   const columns = {
     ...(change.name === undefined ? {} : { name: change.name }),
     ...(change.contact === undefined ? {} : { contact: change.contact }),
+    ...(change.staffSecondFactor === undefined
+      ? {}
+      : {
+          settings: sql<TenantSettings>`${tenants.settings} || ${JSON.stringify({ staffSecondFactor: change.staffSecondFactor })}::jsonb`,
+        }),
   };
   const updated = await db.transaction(async (tx) => {
     const [row] =

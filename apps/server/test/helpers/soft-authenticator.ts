@@ -64,21 +64,38 @@ interface SoftCredential {
   counter: number;
 }
 
-export interface SoftRegistration {
+/** A credential as @simplewebauthn/browser sends it: its id, and the authenticator's `response`. */
+export interface SoftCredentialJson<Response> {
   id: string;
   rawId: string;
   type: 'public-key';
   clientExtensionResults: Record<string, never>;
-  response: { clientDataJSON: string; attestationObject: string; transports: string[] };
+  response: Response;
 }
 
-export interface SoftAssertion {
-  id: string;
-  rawId: string;
-  type: 'public-key';
-  clientExtensionResults: Record<string, never>;
-  response: { clientDataJSON: string; authenticatorData: string; signature: string; userHandle: string };
-}
+export type SoftRegistration = SoftCredentialJson<{
+  clientDataJSON: string;
+  attestationObject: string;
+  transports: string[];
+}>;
+
+export type SoftAssertion = SoftCredentialJson<{
+  clientDataJSON: string;
+  authenticatorData: string;
+  signature: string;
+  userHandle: string;
+}>;
+
+const credentialJson = <Response>(
+  credential: SoftCredential,
+  response: Response,
+): SoftCredentialJson<Response> => ({
+  id: credential.id,
+  rawId: credential.id,
+  type: 'public-key',
+  clientExtensionResults: {},
+  response,
+});
 
 /** What a test changes about one response: the page's origin, the flags, the counter, the credential. */
 export interface ResponseTweaks {
@@ -158,19 +175,13 @@ export class SoftAuthenticator {
       ]),
     );
     this.credentials.push(credential);
-    return {
-      id: credential.id,
-      rawId: credential.id,
-      type: 'public-key',
-      clientExtensionResults: {},
-      response: {
-        clientDataJSON: base64url(
-          this.#clientData('webauthn.create', parsed.challenge, tweaks.origin ?? this.origin),
-        ),
-        attestationObject: base64url(attestationObject),
-        transports: ['internal'],
-      },
-    };
+    return credentialJson(credential, {
+      clientDataJSON: base64url(
+        this.#clientData('webauthn.create', parsed.challenge, tweaks.origin ?? this.origin),
+      ),
+      attestationObject: base64url(attestationObject),
+      transports: ['internal'],
+    });
   }
 
   /** Answers `navigator.credentials.get` with `options` (a sign-in options call's `options`). */
@@ -199,17 +210,11 @@ export class SoftAuthenticator {
       Buffer.concat([authenticatorData, sha256(clientData)]),
       credential.privateKey,
     );
-    return {
-      id: credential.id,
-      rawId: credential.id,
-      type: 'public-key',
-      clientExtensionResults: {},
-      response: {
-        clientDataJSON: base64url(clientData),
-        authenticatorData: base64url(authenticatorData),
-        signature: base64url(signature),
-        userHandle: credential.userHandle,
-      },
-    };
+    return credentialJson(credential, {
+      clientDataJSON: base64url(clientData),
+      authenticatorData: base64url(authenticatorData),
+      signature: base64url(signature),
+      userHandle: credential.userHandle,
+    });
   }
 }

@@ -1,0 +1,31 @@
+import { type StaffKind, staffUsers } from '../../src/db/schema.ts';
+import { hashPassword } from '../../src/services/passwords.ts';
+import { staffRoleIds } from '../../src/services/staff-roles.ts';
+import type { TestServer } from './server.ts';
+
+/**
+ * A staff user of the test's own, written straight to the database with `password` (no first
+ * password link to follow); a customer user belongs to the demo tenant.
+ */
+export async function insertStaffUser(
+  server: Pick<TestServer, 'ctx' | 'clock'>,
+  kind: StaffKind,
+  username: string,
+  password: string,
+) {
+  const [user] = await server.ctx.db
+    .insert(staffUsers)
+    .values({
+      kind,
+      tenantId: kind === 'customer' ? 1001 : null,
+      username,
+      email: `${username}@example.com`,
+      displayName: username,
+      roleId: staffRoleIds[kind],
+      passwordHash: await hashPassword(password),
+      passwordChangedAt: server.clock.now(),
+    })
+    .returning();
+  if (user === undefined) throw new Error('no user inserted');
+  return user;
+}
