@@ -84,6 +84,63 @@ function Confirm({
   );
 }
 
+/** A button whose change waits for a yes to its question; the button has the focus back after a no. */
+function AskFirst({
+  label,
+  question,
+  confirmLabel,
+  onConfirm,
+}: {
+  label: string;
+  question: string;
+  confirmLabel: string;
+  onConfirm: () => Promise<void>;
+}) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const openRef = useRef<HTMLButtonElement>(null);
+  const wasAsking = useRef(false);
+
+  useEffect(() => {
+    if (!asking && wasAsking.current) openRef.current?.focus();
+    wasAsking.current = asking;
+  }, [asking]);
+
+  async function confirm() {
+    setBusy(true);
+    try {
+      await onConfirm();
+    } finally {
+      setBusy(false);
+      setAsking(false);
+    }
+  }
+
+  if (asking) {
+    return (
+      <Confirm
+        question={question}
+        confirmLabel={confirmLabel}
+        busy={busy}
+        onConfirm={confirm}
+        onCancel={() => setAsking(false)}
+      />
+    );
+  }
+  return (
+    <div className="portal-actions">
+      <button
+        ref={openRef}
+        type="button"
+        className="button button--secondary"
+        onClick={() => setAsking(true)}
+      >
+        {label}
+      </button>
+    </div>
+  );
+}
+
 /** One passkey: its name and dates, renamed in place, removed after a question. */
 function PasskeyItem({
   passkey,
@@ -312,7 +369,6 @@ export function AuthenticatorSection({
   onChanged,
 }: SectionProps) {
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
-  const [removing, setRemoving] = useState(false);
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const startRef = useRef<HTMLButtonElement>(null);
@@ -338,7 +394,6 @@ export function AuthenticatorSection({
   const remove = () =>
     run(async () => {
       const outcome = await withStepUp(() => secondFactors.removeTotp({ explainedByPage: true }));
-      setRemoving(false);
       if (outcome.done) onChanged('The authenticator app is removed.');
     });
 
@@ -351,21 +406,12 @@ export function AuthenticatorSection({
       {factors.totp.enrolled ? (
         <>
           <p>An authenticator app is set up: it shows a new 6-digit code every 30 seconds.</p>
-          {removing ? (
-            <Confirm
-              question="Remove the authenticator app? Its codes will no longer work."
-              confirmLabel="Remove the app"
-              busy={busy}
-              onConfirm={remove}
-              onCancel={() => setRemoving(false)}
-            />
-          ) : (
-            <div className="portal-actions">
-              <button type="button" className="button button--secondary" onClick={() => setRemoving(true)}>
-                Remove the authenticator app
-              </button>
-            </div>
-          )}
+          <AskFirst
+            label="Remove the authenticator app"
+            question="Remove the authenticator app? Its codes will no longer work."
+            confirmLabel="Remove the app"
+            onConfirm={remove}
+          />
         </>
       ) : enrolment !== null ? (
         <TotpSetup
@@ -412,24 +458,18 @@ export function RecoveryCodesSection({
   withStepUp,
   onCodes,
 }: Pick<SectionProps, 'factors' | 'secondFactors' | 'withStepUp'> & { onCodes(codes: string[]): void }) {
-  const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const left = factors.recoveryCodesLeft;
 
   async function regenerate() {
     setRefusal(null);
-    setBusy(true);
     try {
       const outcome = await withStepUp(() =>
         secondFactors.regenerateRecoveryCodes({ explainedByPage: true }),
       );
-      setAsking(false);
       if (outcome.done) onCodes(outcome.value.recoveryCodes);
     } catch (error) {
       setRefusal(secondFactorRefusal(error));
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -443,21 +483,12 @@ export function RecoveryCodesSection({
         {left === 1 ? '1 recovery code is left.' : `${left} recovery codes are left.`}
         {left <= 3 ? ' Get new ones before you run out.' : ''}
       </p>
-      {asking ? (
-        <Confirm
-          question="Get new recovery codes? The codes you have now will stop working."
-          confirmLabel="Get new codes"
-          busy={busy}
-          onConfirm={regenerate}
-          onCancel={() => setAsking(false)}
-        />
-      ) : (
-        <div className="portal-actions">
-          <button type="button" className="button button--secondary" onClick={() => setAsking(true)}>
-            Get new recovery codes
-          </button>
-        </div>
-      )}
+      <AskFirst
+        label="Get new recovery codes"
+        question="Get new recovery codes? The codes you have now will stop working."
+        confirmLabel="Get new codes"
+        onConfirm={regenerate}
+      />
     </section>
   );
 }

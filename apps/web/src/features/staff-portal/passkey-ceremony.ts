@@ -42,9 +42,9 @@ export function passkeyFailureMessage(error: unknown): string | null {
   if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED')
     return secondFactorMessages.passkeyAlreadyRegistered;
   if (error.name === 'NotAllowedError' || error.name === 'AbortError')
-    return secondFactorMessages.passkeyCancelled;
+    return secondFactorMessages.passkeyCanceled;
   if (error.name === 'NotSupportedError' || error.name === 'SecurityError' || !browserHasPasskeys()) {
     return secondFactorMessages.passkeyUnsupported;
   }
-  return code === undefined ? null : secondFactorMessages.passkeyCancelled;
+  return code === undefined ? null : secondFactorMessages.passkeyCanceled;
 }

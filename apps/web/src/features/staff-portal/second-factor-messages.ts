@@ -7,21 +7,16 @@ export const secondFactorMessages = {
   passkeyNotRegistered: 'This passkey is not registered.',
   stepUpRequired: 'Confirm it is you with your second factor first.',
   pendingExpired: 'This sign-in has timed out. Sign in again with your password.',
-  passkeyCancelled:
+  passkeyCanceled:
     'The passkey was not used: the request was canceled or timed out. Try again when you are ready.',
   passkeyAlreadyRegistered: 'This device already has a passkey for your account.',
   passkeyUnsupported: 'This browser cannot use passkeys here. Choose another way.',
-  loadFailed: 'We could not load your sign-in methods.',
   enterTotpCode: 'Enter the 6-digit code from your authenticator app.',
   totpCodeDigits: 'The code is 6 digits, such as 123456.',
   enterRecoveryCode: 'Enter one of your recovery codes.',
   enterPasskeyName: 'Enter a name for this passkey.',
   passkeyNameLength: 'Use at most 64 characters.',
-  totpAlreadySetUp: 'An authenticator app is already set up. Remove it first to set up another.',
-  lastSecondFactor:
-    'Your account must keep at least one second factor. Add another one before you remove this one.',
   notAllowedByPolicy: 'Your organization does not use second factors, so none can be added.',
-  passkeyGone: 'This passkey no longer exists. The list has been updated.',
 } as const;
 
 /** The choices of the second step. */

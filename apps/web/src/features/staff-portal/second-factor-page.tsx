@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
-import { FormAlert } from '../../components/form-field.tsx';
-import { LoadingState } from '../../components/loading-state.tsx';
 import { useSession } from '../../lib/session/use-session.ts';
 import { useSignOut } from '../../lib/session/use-sign-out.ts';
+import { FactorsView } from './factors-view.tsx';
 import { useFinishSignIn } from './finish-sign-in.ts';
 import { SecondStepForm } from './second-step-form.tsx';
 import { type StaffScope, staffAccessOf, staffStartPath } from './staff-scope.ts';
@@ -26,23 +25,14 @@ export function SecondFactorPage({ scope }: { scope: StaffScope }) {
 
   return (
     <AuthCard title="Confirm it is you">
-      {state.status === 'loading' && <LoadingState label="Loading your sign-in methods…" />}
-      {state.status === 'failed' && (
-        <>
-          <FormAlert>{state.message}</FormAlert>
-          <div className="portal-actions">
-            <button type="button" className="button" onClick={reload}>
-              Try again
-            </button>
-          </div>
-        </>
-      )}
-      {state.status === 'loaded' && (
-        <>
-          <p>Your password was correct. To finish signing in, use your second factor.</p>
-          <SecondStepForm scope={scope} factors={state.factors} onConfirmed={finish} />
-        </>
-      )}
+      <FactorsView state={state} reload={reload}>
+        {(factors) => (
+          <>
+            <p>Your password was correct. To finish signing in, use your second factor.</p>
+            <SecondStepForm scope={scope} factors={factors} onConfirmed={finish} />
+          </>
+        )}
+      </FactorsView>
       <p className="portal-links">
         <button type="button" className="link-button" disabled={signingOut} onClick={signOut}>
           Cancel and sign in as someone else

@@ -2,8 +2,6 @@ import type { EnrolmentResult } from '@entry/domain';
 import { useRef, useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
-import { FormAlert } from '../../components/form-field.tsx';
-import { LoadingState } from '../../components/loading-state.tsx';
 import { useSession } from '../../lib/session/use-session.ts';
 import { useSignOut } from '../../lib/session/use-sign-out.ts';
 import {
@@ -12,6 +10,7 @@ import {
   RecoveryCodesSection,
   type SectionProps,
 } from './factor-sections.tsx';
+import { FactorsView } from './factors-view.tsx';
 import { useFinishSignIn } from './finish-sign-in.ts';
 import { RecoveryCodesPanel } from './recovery-codes-panel.tsx';
 import { secondFactorMessages } from './second-factor-messages.ts';
@@ -97,31 +96,22 @@ export function SecurityPage({ scope }: { scope: StaffScope }) {
           <>
             {prompt}
             <div hidden={prompt !== null}>
-              {state.status === 'loading' && <LoadingState label="Loading your sign-in methods…" />}
-              {state.status === 'failed' && (
-                <>
-                  <FormAlert>{state.message}</FormAlert>
-                  <div className="portal-actions">
-                    <button type="button" className="button" onClick={reload}>
-                      Try again
-                    </button>
-                  </div>
-                </>
-              )}
-              {state.status === 'loaded' && (
-                <Sections
-                  enrolling={enrolling}
-                  props={{
-                    factors: state.factors,
-                    secondFactors,
-                    canAdd: state.factors.policy !== 'off',
-                    withStepUp,
-                    onAdded,
-                    onChanged: announce,
-                  }}
-                  onCodes={(codes) => setShownCodes({ codes, next: 'stay' })}
-                />
-              )}
+              <FactorsView state={state} reload={reload}>
+                {(factors) => (
+                  <Sections
+                    enrolling={enrolling}
+                    props={{
+                      factors,
+                      secondFactors,
+                      canAdd: factors.policy !== 'off',
+                      withStepUp,
+                      onAdded,
+                      onChanged: announce,
+                    }}
+                    onCodes={(codes) => setShownCodes({ codes, next: 'stay' })}
+                  />
+                )}
+              </FactorsView>
             </div>
           </>
         )}

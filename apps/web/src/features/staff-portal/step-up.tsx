@@ -1,6 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { FormAlert } from '../../components/form-field.tsx';
-import { LoadingState } from '../../components/loading-state.tsx';
+import { FactorsView } from './factors-view.tsx';
 import { isStepUpRequired } from './second-factor-errors.ts';
 import { secondFactorMessages } from './second-factor-messages.ts';
 import { SecondStepForm } from './second-step-form.tsx';
@@ -37,26 +36,17 @@ function StepUpPrompt({
         Confirm it is you
       </h2>
       <p>{secondFactorMessages.stepUpRequired}</p>
-      {state.status === 'loading' && <LoadingState label="Loading your sign-in methods…" />}
-      {state.status === 'failed' && (
-        <>
-          <FormAlert>{state.message}</FormAlert>
-          <div className="portal-actions">
-            <button type="button" className="button" onClick={reload}>
-              Try again
-            </button>
-          </div>
-        </>
-      )}
-      {state.status === 'loaded' && (
-        <SecondStepForm
-          scope={scope}
-          factors={state.factors}
-          onConfirmed={onConfirmed}
-          submitLabel="Confirm"
-          focusOnShow={false}
-        />
-      )}
+      <FactorsView state={state} reload={reload}>
+        {(factors) => (
+          <SecondStepForm
+            scope={scope}
+            factors={factors}
+            onConfirmed={onConfirmed}
+            submitLabel="Confirm"
+            focusOnShow={false}
+          />
+        )}
+      </FactorsView>
       <div className="portal-actions">
         <button type="button" className="button button--secondary" onClick={onCancel}>
           Cancel
