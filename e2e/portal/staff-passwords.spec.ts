@@ -89,7 +89,7 @@ test.describe('password reset and change', () => {
         .getByRole('status')
         .filter({ hasText: 'Your password has been changed. Sign in with your new password.' }),
     ).toBeVisible();
-    await signInAsStaff(page, portal, 'a', { username: admin.username, password: newPassword });
+    await signInAsStaff(page, portal, 'a', { ...admin, password: newPassword });
   });
 
   test('an expired password leads to the change page, then signs in with the new one', async ({
@@ -102,7 +102,7 @@ test.describe('password reset and change', () => {
       await page.goto(`${portal.apps}/d/sign-in`);
       await page.getByLabel('Username').fill(customer.username);
       await page.getByLabel('Password', { exact: true }).fill(customer.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 
       await expect(page).toHaveURL(`${portal.apps}/d/change-password`);
       await expect(page.getByRole('alert')).toHaveText(

@@ -46,10 +46,10 @@ test.describe('admin and customer sign-in', () => {
     await page.getByLabel('Username').blur();
     await expect(page.getByRole('alert')).toHaveCount(0);
 
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('alert')).toHaveText('Enter your password.');
     await page.getByLabel('Password', { exact: true }).fill('not the password at all');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('alert')).toHaveText(
       'The username or password is not correct. Check both and try again.',
     );
@@ -81,15 +81,15 @@ test.describe('admin and customer sign-in', () => {
     await page.getByLabel('Username').fill(customer.username);
     for (let attempt = 1; attempt <= 10; attempt += 1) {
       await page.getByLabel('Password', { exact: true }).fill(`wrong password ${attempt}`);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeEnabled();
     }
     await expect(page.getByRole('alert')).toContainText(
       'This account is locked after too many failed sign-ins. Try again in 15 minutes',
     );
     // Even the right password is refused while the lock lasts.
     await page.getByLabel('Password', { exact: true }).fill(customer.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('alert')).toContainText('Try again in 15 minutes');
   });
 });

@@ -1,5 +1,5 @@
 import type { Page, Request } from '@playwright/test';
-import { expect, signInAsStaff, test } from './support/portal-test.ts';
+import { expect, passSecondStep, signInAsStaff, test } from './support/portal-test.ts';
 
 /** The API calls a page makes from now on, by path, in the order they leave. */
 function recordApiCalls(page: Page): string[] {
@@ -70,7 +70,8 @@ test.describe('the browser session', () => {
 
     await page.getByLabel('Username').fill(admin.username);
     await page.getByLabel('Password', { exact: true }).fill(admin.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await passSecondStep(page, portal, 'a', admin);
     await expect(page).toHaveURL(`${portal.apps}/a/home`);
   });
 

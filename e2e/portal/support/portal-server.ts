@@ -25,6 +25,7 @@ import {
   tenants,
 } from '@entry/server/testing';
 import { eq } from 'drizzle-orm';
+import { Authenticator } from './authenticator.ts';
 
 const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
 
@@ -57,6 +58,8 @@ export interface StaffAccount {
   password: string;
   email: string;
   displayName: string;
+  /** The account's authenticator app, when it has one set up. */
+  authenticator?: Authenticator;
 }
 
 export interface LinkFixture {
@@ -76,8 +79,10 @@ export const staffIdleMinutes = 90;
  * The real server (apps/server) in the test worker, on its own port and database, sending mail to a
  * real local SMTP server the tests read. Unlike the suite's shared server it lets a test create its
  * own accounts and links (a lockout never touches another test's data) and move the server's clock.
+ * `domain` is its PUBLIC_DOMAIN: `localhost` unless a test needs hosts under another one.
  */
-export async function startPortalServer() {
+export async function startPortalServer(options: { domain?: string } = {}) {
+  const domain = options.domain ?? 'localhost';
   const smtp = await startSmtpServer();
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'entry-portal-e2e-'));
@@ -86,7 +91,7 @@ export async function startPortalServer() {
     {
       PORT: String(port),
       PUBLIC_PORT: String(port),
-      PUBLIC_DOMAIN: 'localhost',
+      PUBLIC_DOMAIN: domain,
       DATA_DIR: dataDir,
       WEB_DIST_DIR: path.join(repositoryRoot, 'apps/web/dist'),
       SMTP_URL: smtp.url,
@@ -103,22 +108,61 @@ export async function startPortalServer() {
   const app = await buildApp(config, { database, logger: false });
   await app.listen({ port, host: '127.0.0.1' });
   const db = app.ctx.db;
+  const apps = `http://apps.${domain}:${port}`;
+
+  /** A call to the server as a page on the apps host would make it, answered without the network. */
+  async function call(method: 'POST', url: string, options: { token?: string; body?: unknown } = {}) {
+    const response = await app.inject({
+      method,
+      url,
+      headers: {
+        host: new URL(apps).host,
+        ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(options.body === undefined ? {} : { payload: JSON.stringify(options.body) }),
+    });
+    if (response.statusCode >= 300)
+      throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+    return response.statusCode === 204 ? undefined : (response.json() as Record<string, unknown>);
+  }
+
+  /** Sets up an authenticator app through the API, as the security page does after a first sign-in. */
+  async function setUpAuthenticator(kind: StaffKind, account: StaffAccount): Promise<Authenticator> {
+    const base = `/api/auth/v1/${kind}`;
+    const signedIn = await call('POST', `${base}/sign-in`, {
+      body: { username: account.username, password: account.password },
+    });
+    const token = String(signedIn?.accessToken);
+    const enrolment = await call('POST', `${base}/second-factors/totp`, { token });
+    const authenticator = new Authenticator(String(enrolment?.secret));
+    const confirmed = await call('POST', `${base}/second-factors/totp/confirm`, {
+      token,
+      body: { code: authenticator.nextCode(clock) },
+    });
+    const auth = confirmed?.auth as { accessToken: string };
+    await call('POST', `${base}/sign-out`, { token: auth.accessToken });
+    return authenticator;
+  }
 
   return {
     demo: demo satisfies DemoData,
     clock,
-    apps: `http://apps.localhost:${port}`,
-    tenant: (subdomain: string = demo.tenant.subdomain) => `http://${subdomain}.localhost:${port}`,
+    apps,
+    tenant: (subdomain: string = demo.tenant.subdomain) => `http://${subdomain}.${domain}:${port}`,
     /** The `index`th mail (0 = the first) to `to` whose subject matches, once it has arrived. */
     waitForMail(to: string, subject: RegExp, index = 0): Promise<ReceivedMail> {
       const matches = (mail: ReceivedMail) => mail.to.includes(to) && subject.test(mail.subject);
       return smtp.waitForMail((mail) => matches(mail) && smtp.mails.filter(matches).indexOf(mail) === index);
     },
 
-    /** An admin or customer account of the demo tenant, made for one test. */
+    /**
+     * An admin or customer account of the demo tenant, made for one test. An admin has an
+     * authenticator app set up, as every admin must, unless `secondFactor` is false.
+     */
     async createStaffUser(
       kind: StaffKind,
-      options: { passwordAgeDays?: number } = {},
+      options: { passwordAgeDays?: number; secondFactor?: boolean } = {},
     ): Promise<StaffAccount> {
       sequence += 1;
       const username = `${kind}-${sequence}-${randomUUID().slice(0, 8)}`;
@@ -138,7 +182,8 @@ export async function startPortalServer() {
         passwordHash: await hashPassword(account.password),
         passwordChangedAt: new Date(clock.now().getTime() - (options.passwordAgeDays ?? 0) * 86_400_000),
       });
-      return account;
+      if (!(options.secondFactor ?? kind === 'admin')) return account;
+      return { ...account, authenticator: await setUpAuthenticator(kind, account) };
     },
 
     /** Sets the demo tenant's maximum password age (null: passwords never expire). */

@@ -6,6 +6,7 @@ import { type ClientHooks, createHttpClient } from './http.ts';
 import { createIdentityTokensApi, type IdentityTokensApi } from './identity-tokens.ts';
 import { createLaunchApi, type LaunchApi } from './launch.ts';
 import { createScopeAuthApi, type ScopeAuthApi } from './scope-auth.ts';
+import { createSecondFactorsApi, type SecondFactorsApi } from './second-factors.ts';
 import {
   type CustomerAuthApi,
   createAdminAuthApi,
@@ -36,6 +37,8 @@ export interface ApiClient {
   consumerAuth: ConsumerAuthApi;
   adminAuth: StaffAuthApi;
   customerAuth: CustomerAuthApi;
+  adminSecondFactors: SecondFactorsApi;
+  customerSecondFactors: SecondFactorsApi;
   /** The client's own scope's actions, with the scope rules of spec section 6. */
   auth: ScopeAuthApi;
   launch: LaunchApi;
@@ -67,6 +70,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     consumerAuth: createConsumerAuthApi(http),
     adminAuth: createAdminAuthApi(http),
     customerAuth: createCustomerAuthApi(http),
+    adminSecondFactors: createSecondFactorsApi(http, 'admin'),
+    customerSecondFactors: createSecondFactorsApi(http, 'customer'),
     auth: createScopeAuthApi(http, options.scope),
     launch: createLaunchApi(http),
     emailSubscriptions: createEmailSubscriptionsApi(http),

@@ -53,7 +53,7 @@ export interface CallOptions {
 export type QueryValue = string | number | boolean | null | undefined;
 
 export interface CallSpec extends CallOptions {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** The path under the base URL, starting with `/api/`, path parameters already encoded. */
   path: string;
   /** Null and undefined values are left out. */
@@ -71,8 +71,10 @@ export interface CallSpec extends CallOptions {
    *   for a refresh in flight and send the token only while it has not expired, so a session that
    *   ended earlier in the tab does not stop a person who follows a new link.
    * - `skip`: send at once (refresh, sign-out, and the sign-ins, which start a session).
+   * - `none`: send at once and without the tab's token, for a call that must not be bound to the
+   *   session the tab may hold (a usernameless passkey sign-in).
    */
-  session?: 'required' | 'optional' | 'skip';
+  session?: 'required' | 'optional' | 'skip' | 'none';
   /** A step of signing in: its page shows every refusal itself, and a 401 does not end a session. */
   signInStep?: boolean;
 }
@@ -129,6 +131,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   /** Waits for the session the call needs; answers the token to send ('' for none). */
   async function authorize(scope: Scope, session: CallSpec['session']): Promise<string> {
+    if (session === 'none') return '';
     if (session === 'skip') return tokens.state({ scope }).token;
     const inFlight = refreshesInFlight.get(scope);
     if (inFlight) await inFlight;
@@ -136,7 +139,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (state.token === '') return '';
     if (session === 'optional') return state.expired ? '' : state.token;
     if (state.expired) endSession(scope);
-    // A restricted token only serves the MFA step; the server does not refresh it.
+    // A restricted token only serves the second step or enrolment; the server does not refresh it.
     if (!state.stale || state.restricted) return state.token;
     await refresh(scope, { onlyIfStale: true });
     return tokens.state({ scope }).token;

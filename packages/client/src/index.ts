@@ -7,6 +7,7 @@ export * from './http.ts';
 export * from './identity-tokens.ts';
 export * from './launch.ts';
 export * from './scope-auth.ts';
+export * from './second-factors.ts';
 export * from './staff-auth.ts';
 export * from './token-store.ts';
 export * from './wire.ts';

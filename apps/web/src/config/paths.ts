@@ -17,6 +17,10 @@ function staffPortalPages(base: '/a' | '/d') {
     },
     changePassword: { pattern: 'change-password', href: (): string => `${base}/change-password` },
     home: { pattern: 'home', href: (): string => `${base}/home` },
+    /** The second step after a password: an authenticator code, a passkey or a recovery code. */
+    secondFactor: { pattern: 'second-factor', href: (): string => `${base}/second-factor` },
+    /** Passkeys, the authenticator app and recovery codes; a first factor's set-up after sign-in. */
+    security: { pattern: 'security', href: (): string => `${base}/security` },
   } as const;
 }
 

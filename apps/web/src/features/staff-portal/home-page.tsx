@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { usePortalApi } from '../../lib/session/portal-api.ts';
 import { sessionIdentityOf } from '../../lib/session/session-identity.ts';
 import type { SessionView } from '../../lib/session/use-session.ts';
 import { LaunchPanel } from './launch-panel.tsx';
 import { SessionSummary } from './session-summary.tsx';
-import { type StaffScope, staffPortalNames } from './staff-scope.ts';
+import { type StaffScope, staffPaths, staffPortalNames } from './staff-scope.ts';
 
 /** The customer (tenant) a customer session belongs to, by name once the access call answers. */
 function useCustomerName(customerId: number | null): string | null {
@@ -29,7 +30,10 @@ function useCustomerName(customerId: number | null): string | null {
   return name;
 }
 
-/** `/a/home` and `/d/home`: who is signed in, the session, sign-out; the admin can launch a portal. */
+/**
+ * `/a/home` and `/d/home`: who is signed in, the session, sign-out, the way to the sign-in security
+ * page; the admin can launch a portal.
+ */
 export function HomePage({ scope, session }: { scope: StaffScope; session: SessionView }) {
   const customerId = scope === 'customer' ? sessionIdentityOf(session.state.payload).customerId : null;
   const customerName = useCustomerName(customerId);
@@ -38,6 +42,13 @@ export function HomePage({ scope, session }: { scope: StaffScope; session: Sessi
   return (
     <AuthCard title={staffPortalNames[scope]}>
       <SessionSummary scope={scope} session={session} extraFacts={facts} />
+      {session.record?.accessType !== 'Launched' && (
+        <p className="portal-links">
+          <Link to={staffPaths(scope).security.href()}>
+            Sign-in security: passkeys, authenticator app, recovery codes
+          </Link>
+        </p>
+      )}
       {scope === 'admin' && <LaunchPanel />}
     </AuthCard>
   );

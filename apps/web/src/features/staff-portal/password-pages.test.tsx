@@ -5,6 +5,7 @@ import { authTokenResult, errorBody, renderPortalPage } from '../../lib/session/
 import { ChangePasswordPage } from './change-password-page.tsx';
 import { LaunchPanel } from './launch-panel.tsx';
 import { ResetPasswordPage } from './reset-password-page.tsx';
+import { factorsBody, stepUpRefusal } from './second-factor-fixtures.ts';
 
 const changeRoute = 'POST /api/auth/v1/admin/password/change';
 const location = () => screen.getByTestId('location').textContent;
@@ -273,6 +274,35 @@ describe('LaunchPanel', () => {
     await user.click(screen.getByRole('button', { name: button }));
     await waitFor(() => expect(location()).toBe('/d/launch?token=launch+token'));
     expect(sent.map((call) => call.route)).toEqual([`POST /api/auth/v1/launch/${kind}/1001`]);
+  });
+
+  it('asks for a second factor when the server wants a step-up, then launches', async () => {
+    let launches = 0;
+    const { sent } = renderPanel({
+      'POST /api/auth/v1/launch/customer/1001': () => {
+        launches += 1;
+        return launches === 1 ? stepUpRefusal() : { status: 200, body: { token: 'launch token' } };
+      },
+      'GET /api/auth/v1/admin/second-factors': {
+        status: 200,
+        body: factorsBody({ totp: { enrolled: true }, recoveryCodesLeft: 10 }),
+      },
+      'POST /api/auth/v1/admin/sign-in/second-factor': { status: 200, body: authTokenResult() },
+    });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Customer id'), '1001');
+    await user.click(screen.getByRole('button', { name: 'Open the customer portal' }));
+    const prompt = await screen.findByRole('heading', { name: 'Confirm it is you' });
+    expect(document.activeElement).toBe(prompt);
+    await user.type(await screen.findByLabelText('Authenticator code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(location()).toBe('/d/launch?token=launch+token'));
+    expect(sent.map((call) => call.route)).toEqual([
+      'POST /api/auth/v1/launch/customer/1001',
+      'GET /api/auth/v1/admin/second-factors',
+      'POST /api/auth/v1/admin/sign-in/second-factor',
+      'POST /api/auth/v1/launch/customer/1001',
+    ]);
   });
 
   it('says an unknown customer id once: in the panel, not in the snack-bar too', async () => {

@@ -1,9 +1,17 @@
 import { storageKeys } from '@entry/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { authTokenResult, errorBody, renderPortalPage } from '../../lib/session/portal-test-kit.tsx';
+import { challengeId, enrolmentSession, pendingSession } from './second-factor-fixtures.ts';
 import { SignInPage } from './sign-in-page.tsx';
+
+const ceremony = vi.hoisted(() => ({ sign: vi.fn() }));
+vi.mock('./passkey-ceremony.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./passkey-ceremony.ts')>()),
+  browserHasPasskeys: () => true,
+  signWithPasskey: ceremony.sign,
+}));
 
 const signInRoute = 'POST /api/auth/v1/admin/sign-in';
 
@@ -143,5 +151,64 @@ describe('SignInPage', () => {
     });
     await fillAndSubmit();
     await waitFor(() => expect(location()).toBe('/a/home'));
+  });
+
+  it.each([
+    [pendingSession, '/a/second-factor'],
+    [enrolmentSession, '/a/security'],
+  ])('sends a password sign-in that still needs a second factor on to it (%j)', async (session, page) => {
+    window.sessionStorage.setItem(storageKeys.redirect, '/a/change-password');
+    renderPortalPage(<SignInPage scope="admin" />, {
+      path: '/a/sign-in',
+      routes: { [signInRoute]: { status: 200, body: authTokenResult(session) } },
+    });
+    await fillAndSubmit();
+    await waitFor(() => expect(location()).toBe(page));
+    // The page an ended session left waits for the end of the sign-in.
+    expect(window.sessionStorage.getItem(storageKeys.redirect)).toBe('/a/change-password');
+  });
+
+  it('signs in with a passkey alone, without a username and without the tab token', async () => {
+    ceremony.sign.mockResolvedValueOnce({ id: 'credential' });
+    const { sent } = renderPortalPage(<SignInPage scope="customer" />, {
+      path: '/d/sign-in',
+      routes: {
+        'POST /api/auth/v1/customer/sign-in/passkey/options': {
+          status: 200,
+          body: { challengeId, options: { challenge: 'abc', allowCredentials: [] } },
+        },
+        'POST /api/auth/v1/customer/sign-in/passkey': {
+          status: 200,
+          body: authTokenResult({ accessType: 'Customer' }),
+        },
+      },
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in with a passkey' }));
+    await waitFor(() => expect(location()).toBe('/d/home'));
+    expect(sent.map((call) => call.route)).toEqual([
+      'POST /api/auth/v1/customer/sign-in/passkey/options',
+      'POST /api/auth/v1/customer/sign-in/passkey',
+    ]);
+    expect(sent[1]?.body).toEqual({ challengeId, response: { id: 'credential' } });
+  });
+
+  it('says when a passkey is not registered, in the server’s words', async () => {
+    ceremony.sign.mockResolvedValueOnce({ id: 'unknown' });
+    renderPortalPage(<SignInPage scope="admin" />, {
+      path: '/a/sign-in',
+      routes: {
+        'POST /api/auth/v1/admin/sign-in/passkey/options': {
+          status: 200,
+          body: { challengeId, options: { challenge: 'abc' } },
+        },
+        'POST /api/auth/v1/admin/sign-in/passkey': {
+          status: 401,
+          body: { errorCode: 'InvalidSignIn', message: 'This passkey is not registered.', errors: [] },
+        },
+      },
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in with a passkey' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('This passkey is not registered.');
+    expect(location()).toBe('/a/sign-in');
   });
 });

@@ -1,21 +1,23 @@
-import { storageKeys } from '@entry/domain';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
-import { usePortalServices } from '../../lib/session/portal-api.ts';
 import {
   commonRefusalMessage,
   errorCodeOf,
   lockedMessage,
   signInMessages,
 } from '../../lib/session/sign-in-errors.ts';
+import { useFinishSignIn } from './finish-sign-in.ts';
+import { browserHasPasskeys, signWithPasskey } from './passkey-ceremony.ts';
+import { secondFactorRefusal } from './second-factor-errors.ts';
 import {
   type ChangePasswordState,
   type StaffScope,
   staffPaths,
   staffPortalNames,
+  useSecondFactors,
   useStaffAuth,
 } from './staff-scope.ts';
 
@@ -26,20 +28,18 @@ interface SignInValues {
 
 const required = { username: 'Enter your username.', password: 'Enter your password.' } as const;
 
-/** Where a sign-in returns: the page an ended session interrupted, if it belongs to this portal. */
-function returnPath(saved: string | null, scope: StaffScope): string {
-  const base = staffPaths(scope).href();
-  if (saved?.startsWith(`${base}/`) && !saved.startsWith(staffPaths(scope).signIn.href())) return saved;
-  return staffPaths(scope).home.href();
-}
-
-/** `/a/sign-in` and `/d/sign-in`: username and password. Errors show once the form is submitted. */
+/**
+ * `/a/sign-in` and `/d/sign-in`: username and password, then a second factor where the account has
+ * or needs one; or a passkey alone. Errors show once the form is submitted.
+ */
 export function SignInPage({ scope }: { scope: StaffScope }) {
   const auth = useStaffAuth(scope);
-  const { storage } = usePortalServices();
+  const secondFactors = useSecondFactors(scope);
   const navigate = useNavigate();
+  const finish = useFinishSignIn(scope);
   const portalPaths = staffPaths(scope);
   const [refusal, setRefusal] = useState<string | null>(null);
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
   const {
     register,
     handleSubmit,
@@ -49,8 +49,9 @@ export function SignInPage({ scope }: { scope: StaffScope }) {
 
   const onSubmit = handleSubmit(async (values) => {
     setRefusal(null);
+    let accessType: string;
     try {
-      await auth.signIn({ username: values.username.trim(), password: values.password });
+      ({ accessType } = await auth.signIn({ username: values.username.trim(), password: values.password }));
     } catch (error) {
       const code = errorCodeOf(error);
       if (code === 'PasswordExpired') {
@@ -67,10 +68,28 @@ export function SignInPage({ scope }: { scope: StaffScope }) {
       );
       return;
     }
-    const saved = storage.getItem(storageKeys.redirect);
-    storage.removeItem(storageKeys.redirect);
-    navigate(returnPath(saved, scope), { replace: true });
+    // A second factor still to pass, or to set up first; the saved page waits until the end.
+    if (accessType === 'SecondFactorPending') navigate(portalPaths.secondFactor.href(), { replace: true });
+    else if (accessType === 'SecondFactorEnrolment') navigate(portalPaths.security.href(), { replace: true });
+    else finish();
   });
+
+  /** A passkey alone, with no username (a discoverable credential): it names its user itself. */
+  async function signInWithPasskey() {
+    setRefusal(null);
+    setPasskeyBusy(true);
+    try {
+      const mode = { usernameless: true };
+      const { challengeId, options } = await secondFactors.passkeySignInOptions(mode);
+      const response = await signWithPasskey(options);
+      await secondFactors.passkeySignIn({ challengeId, response }, mode);
+    } catch (error) {
+      setPasskeyBusy(false);
+      setRefusal(secondFactorRefusal(error, 'passkey'));
+      return;
+    }
+    finish();
+  }
 
   return (
     <AuthCard title={`Sign in to the ${staffPortalNames[scope].toLowerCase()}`}>
@@ -104,6 +123,19 @@ export function SignInPage({ scope }: { scope: StaffScope }) {
           Sign in
         </button>
       </form>
+      {browserHasPasskeys() && (
+        <div className="portal-actions">
+          <button
+            type="button"
+            className="button button--secondary button--block"
+            disabled={passkeyBusy || isSubmitting}
+            aria-busy={passkeyBusy}
+            onClick={signInWithPasskey}
+          >
+            Sign in with a passkey
+          </button>
+        </div>
+      )}
       <p className="portal-links">
         <Link to={portalPaths.resetPassword.href()}>Forgot your password?</Link>
         <Link to={portalPaths.changePassword.href()}>Change your password</Link>

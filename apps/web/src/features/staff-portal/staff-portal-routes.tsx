@@ -1,10 +1,10 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { useAppConfig } from '../../config/app-config-context.tsx';
 import { paths } from '../../config/paths.ts';
 import { IdleTimeout, staffIdleMs } from '../../lib/session/idle-timeout.tsx';
 import { useSessionNavigation } from '../../lib/session/session-navigation.ts';
-import { isSignedIn, type SessionView, useSession } from '../../lib/session/use-session.ts';
+import { type SessionView, useSession } from '../../lib/session/use-session.ts';
 import { useSessionLifecycle } from '../../lib/session/use-session-lifecycle.ts';
 import { ChangePasswordPage } from './change-password-page.tsx';
 import { HomePage } from './home-page.tsx';
@@ -12,10 +12,19 @@ import { LaunchBanner } from './launch-banner.tsx';
 import { LaunchPage } from './launch-page.tsx';
 import { ResetPasswordPage } from './reset-password-page.tsx';
 import { SignInPage } from './sign-in-page.tsx';
-import { type StaffScope, staffPaths } from './staff-scope.ts';
+import { type StaffScope, staffAccessOf, staffPaths, staffStartPath } from './staff-scope.ts';
 import '../../lib/session/portal.css';
 
-/** A page that needs a session: without one the person is sent to the portal's sign-in. */
+// The second factors' pages load when a person reaches them, not with every sign-in page.
+const SecondFactorPage = lazy(() =>
+  import('./second-factor-page.tsx').then((m) => ({ default: m.SecondFactorPage })),
+);
+const SecurityPage = lazy(() => import('./security-page.tsx').then((m) => ({ default: m.SecurityPage })));
+
+/**
+ * A page that needs a full session: without one the person is sent where their session belongs
+ * (the sign-in, or the second step or first factor a password sign-in still needs).
+ */
 function Protected({
   scope,
   children,
@@ -24,7 +33,8 @@ function Protected({
   children: (session: SessionView) => ReactNode;
 }) {
   const session = useSession(scope);
-  if (!isSignedIn(session)) return <Navigate to={staffPaths(scope).signIn.href()} replace />;
+  const access = staffAccessOf(session);
+  if (access !== 'full') return <Navigate to={staffStartPath(scope, access)} replace />;
   return children(session);
 }
 
@@ -33,9 +43,9 @@ export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
   useSessionNavigation();
   useSessionLifecycle(scope);
   const pages = staffPaths(scope);
-  const session = useSession(scope);
-  const signedIn = isSignedIn(session);
-  const start = signedIn ? pages.home.href() : pages.signIn.href();
+  const access = staffAccessOf(useSession(scope));
+  const signedIn = access === 'full';
+  const start = staffStartPath(scope, access);
   const idleMs = staffIdleMs(useAppConfig());
   return (
     <>
@@ -52,6 +62,8 @@ export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
             <Protected scope={scope}>{(current) => <HomePage scope={scope} session={current} />}</Protected>
           }
         />
+        <Route path={pages.secondFactor.pattern} element={<SecondFactorPage scope={scope} />} />
+        <Route path={pages.security.pattern} element={<SecurityPage scope={scope} />} />
         {scope === 'customer' && (
           <Route path={paths.customerPortal.launch.pattern} element={<LaunchPage />} />
         )}

@@ -1,6 +1,7 @@
-import type { CustomerAuthApi, StaffAuthApi } from '@entry/client';
+import type { CustomerAuthApi, SecondFactorsApi, StaffAuthApi } from '@entry/client';
 import { paths } from '../../config/paths.ts';
 import { usePortalApi } from '../../lib/session/portal-api.ts';
+import type { SessionView } from '../../lib/session/use-session.ts';
 
 /** The two portals that sign in with a username and password. */
 export type StaffScope = 'admin' | 'customer';
@@ -18,6 +19,42 @@ export function staffPaths(scope: StaffScope) {
 export function useStaffAuth(scope: StaffScope): StaffAuthApi {
   const api = usePortalApi(scope);
   return scope === 'admin' ? api.adminAuth : api.customerAuth;
+}
+
+/** The second-factor calls of the scope's own API client. */
+export function useSecondFactors(scope: StaffScope): SecondFactorsApi {
+  const api = usePortalApi(scope);
+  return scope === 'admin' ? api.adminSecondFactors : api.customerSecondFactors;
+}
+
+/**
+ * What the tab's staff session may do: nothing, only the second step after a password (`pending`),
+ * only the set-up of a first second factor (`enrolment`), or everything (`full`).
+ */
+export type StaffAccess = 'none' | 'pending' | 'enrolment' | 'full';
+
+export function staffAccessOf(session: SessionView): StaffAccess {
+  const { state, record } = session;
+  if (state.token === '' || state.expired || record === null) return 'none';
+  if (!state.restricted) return 'full';
+  if (record.accessType === 'SecondFactorPending') return 'pending';
+  if (record.accessType === 'SecondFactorEnrolment') return 'enrolment';
+  return 'none';
+}
+
+/** The page a staff session of this access belongs on. */
+export function staffStartPath(scope: StaffScope, access: StaffAccess): string {
+  const pages = staffPaths(scope);
+  switch (access) {
+    case 'full':
+      return pages.home.href();
+    case 'pending':
+      return pages.secondFactor.href();
+    case 'enrolment':
+      return pages.security.href();
+    case 'none':
+      return pages.signIn.href();
+  }
 }
 
 export function useCustomerAuth(): CustomerAuthApi {

@@ -1,5 +1,5 @@
 import { type ApiClient, createApiClient } from '@entry/client';
-import type { Scope } from '@entry/domain';
+import { authTokenResultSchema, createTokenRecord, type Scope, tokenStorageKey } from '@entry/domain';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
@@ -32,6 +32,15 @@ export function authTokenResult(overrides: Record<string, unknown> = {}) {
     hasRestrictedAccess: false,
     ...overrides,
   };
+}
+
+/** Stores a session of the scope in the tab, as a sign-in answering `authTokenResult(overrides)` would. */
+export function storeSession(scope: Scope, overrides: Record<string, unknown> = {}): void {
+  const result = authTokenResultSchema.parse(authTokenResult(overrides));
+  window.sessionStorage.setItem(
+    tokenStorageKey(scope),
+    JSON.stringify(createTokenRecord(result, Date.now())),
+  );
 }
 
 export function errorBody(errorCode: string) {
