@@ -1,40 +1,6 @@
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { Authenticator } from './support/authenticator.ts';
-import { type PortalServer, startPortalServer } from './support/portal-server.ts';
 import { expect, signInAsStaff, test } from './support/portal-test.ts';
-
-/**
- * Passkeys need a relying-party id that is a registrable suffix of the page's host, which
- * `localhost` is not for `apps.localhost`; Chromium then refuses it. This server lives under a
- * domain of its own, which the browser resolves to this machine and treats as a secure origin.
- */
-const passkeyDomain = 'passkeys.test';
-
-const passkeyTest = test.extend<{ passkeyPage: Page }, { passkeyPortal: PortalServer }>({
-  passkeyPortal: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
-    async ({}, use) => {
-      const server = await startPortalServer({ domain: passkeyDomain });
-      await use(server);
-      await server.close();
-    },
-    { scope: 'worker', timeout: 180_000 },
-  ],
-  passkeyPage: async ({ passkeyPortal }, use) => {
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        `--host-resolver-rules=MAP *.${passkeyDomain} 127.0.0.1`,
-        `--unsafely-treat-insecure-origin-as-secure=${passkeyPortal.apps}`,
-      ],
-    });
-    const page = await (await browser.newContext()).newPage();
-    await use(page);
-    await browser.close();
-  },
-});
 
 /**
  * A platform authenticator in the browser itself (the DevTools protocol's WebAuthn domain): it
@@ -120,43 +86,44 @@ test.describe('staff second factors', () => {
     await expectNoAxeViolations();
   });
 
-  passkeyTest(
-    'a passkey added on the security page signs in alone, and as the second step',
-    async ({ passkeyPage: page, passkeyPortal: portal, expectNoAxeViolations }) => {
-      await addVirtualAuthenticator(page);
-      const admin = await portal.createStaffUser('admin');
-      await signInAsStaff(page, portal, 'a', admin);
-      await page.getByRole('link', { name: /Sign-in security/ }).click();
-      await expect(page).toHaveURL(`${portal.apps}/a/security`);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign-in security');
+  test('a passkey added on the security page signs in alone, and as the second step', async ({
+    page,
+    portal,
+    expectNoAxeViolations,
+  }) => {
+    await addVirtualAuthenticator(page);
+    const admin = await portal.createStaffUser('admin');
+    await signInAsStaff(page, portal, 'a', admin);
+    await page.getByRole('link', { name: /Sign-in security/ }).click();
+    await expect(page).toHaveURL(`${portal.apps}/a/security`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign-in security');
 
-      await page.getByLabel('Name for a new passkey').fill('Test laptop');
-      await page.getByRole('button', { name: 'Add a passkey' }).click();
-      await expect(page.getByRole('list', { name: 'Your passkeys' })).toContainText('Test laptop');
-      await expectNoAxeViolations(page);
+    await page.getByLabel('Name for a new passkey').fill('Test laptop');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect(page.getByRole('list', { name: 'Your passkeys' })).toContainText('Test laptop');
+    await expectNoAxeViolations(page);
 
-      await page.getByRole('button', { name: 'Rename Test laptop' }).click();
-      await page.getByLabel('New name for Test laptop').fill('Work laptop');
-      await page.getByRole('button', { name: 'Save the name' }).click();
-      await expect(page.getByRole('list', { name: 'Your passkeys' })).toContainText('Work laptop');
+    await page.getByRole('button', { name: 'Rename Test laptop' }).click();
+    await page.getByLabel('New name for Test laptop').fill('Work laptop');
+    await page.getByRole('button', { name: 'Save the name' }).click();
+    await expect(page.getByRole('list', { name: 'Your passkeys' })).toContainText('Work laptop');
 
-      await page.getByRole('link', { name: 'Back to the portal' }).click();
-      await signOut(page, `${portal.apps}/a/sign-in`);
+    await page.getByRole('link', { name: 'Back to the portal' }).click();
+    await signOut(page, `${portal.apps}/a/sign-in`);
 
-      await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-      await expect(page).toHaveURL(`${portal.apps}/a/home`);
-      await expect(page.getByTestId('signed-in-as')).toHaveText(admin.displayName);
-      await signOut(page, `${portal.apps}/a/sign-in`);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await expect(page).toHaveURL(`${portal.apps}/a/home`);
+    await expect(page.getByTestId('signed-in-as')).toHaveText(admin.displayName);
+    await signOut(page, `${portal.apps}/a/sign-in`);
 
-      await page.getByLabel('Username').fill(admin.username);
-      await page.getByLabel('Password', { exact: true }).fill(admin.password);
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await expect(page).toHaveURL(`${portal.apps}/a/second-factor`);
-      await expect(page.getByRole('radio', { name: 'Use a passkey' })).toBeChecked();
-      await page.getByRole('button', { name: 'Use your passkey' }).click();
-      await expect(page).toHaveURL(`${portal.apps}/a/home`);
-    },
-  );
+    await page.getByLabel('Username').fill(admin.username);
+    await page.getByLabel('Password', { exact: true }).fill(admin.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page).toHaveURL(`${portal.apps}/a/second-factor`);
+    await expect(page.getByRole('radio', { name: 'Use a passkey' })).toBeChecked();
+    await page.getByRole('button', { name: 'Use your passkey' }).click();
+    await expect(page).toHaveURL(`${portal.apps}/a/home`);
+  });
 
   test('a customer of an organization that leaves it optional signs in with the password alone', async ({
     page,

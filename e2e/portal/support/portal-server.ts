@@ -79,10 +79,9 @@ export const staffIdleMinutes = 90;
  * The real server (apps/server) in the test worker, on its own port and database, sending mail to a
  * real local SMTP server the tests read. Unlike the suite's shared server it lets a test create its
  * own accounts and links (a lockout never touches another test's data) and move the server's clock.
- * `domain` is its PUBLIC_DOMAIN: `localhost` unless a test needs hosts under another one.
  */
-export async function startPortalServer(options: { domain?: string } = {}) {
-  const domain = options.domain ?? 'localhost';
+export async function startPortalServer() {
+  const domain = 'localhost';
   const smtp = await startSmtpServer();
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'entry-portal-e2e-'));

@@ -26,9 +26,14 @@ import { claimChallenge, insertChallenge } from '../stores/webauthn-challenges.t
 
 export const challengeLifetimeMs = 5 * 60_000;
 
-/** The ceremony's bounds, from the configuration. */
+/**
+ * The ceremony's bounds, from the configuration. Browsers refuse a single-label domain such as
+ * `localhost` as the relying party of its subdomains, so there the apps host itself is the party.
+ */
 function relyingParty(config: Config) {
-  return { rpID: config.publicDomain, origin: appsOrigin(config) };
+  const origin = appsOrigin(config);
+  const rpID = config.publicDomain.includes('.') ? config.publicDomain : new URL(origin).hostname;
+  return { rpID, origin };
 }
 
 /** Whose challenge it is: its use, the staff kind, and the session that asked (null: none). */

@@ -1,6 +1,6 @@
 import { and, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
-import { staffPasskeys, staffRecoveryCodes, staffTotp } from '../db/schema.ts';
+import { staffPasskeys, staffRecoveryCodes, staffTotp, staffUsers } from '../db/schema.ts';
 import { executeRows } from '../db/sql.ts';
 import { revokeStaffUserSessions } from './sessions.ts';
 import { listPasskeys, type StaffPasskey } from './staff-passkeys.ts';
@@ -122,6 +122,13 @@ export async function claimTotpStep(
  */
 export async function deleteTotp(db: Database, userId: number, keepOneFactor: boolean): Promise<boolean> {
   return db.transaction(async (tx) => {
+    // The user's row orders this removal after a passkey's removal that runs at the same time, so
+    // the two never both see the other factor and leave none.
+    await tx
+      .select({ id: staffUsers.id })
+      .from(staffUsers)
+      .where(eq(staffUsers.id, userId))
+      .for('no key update');
     const deleted = await tx
       .delete(staffTotp)
       .where(and(eq(staffTotp.staffUserId, userId), keepOneFactor ? passkeyOf(userId) : undefined))

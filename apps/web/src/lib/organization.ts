@@ -1,5 +1,5 @@
 import type { AccessApi, CallOptions } from '@entry/client';
-import { type AccessResult, type OrganizationContact, tenantSubdomainOf } from '@entry/domain';
+import { type AccessResult, type OrganizationContact, productName, tenantSubdomainOf } from '@entry/domain';
 import { useEffect, useSyncExternalStore } from 'react';
 import { useAppConfigIfProvided } from '../config/app-config-context.tsx';
 import { inNextTask } from './in-next-task.ts';
@@ -12,8 +12,6 @@ export interface Organization {
   /** A path on the tenant's host; null when the organization has no logo. */
   logoUrl: string | null;
 }
-
-export { productName } from '@entry/domain';
 
 /**
  * Kept for the tab, beside the spec's keys: a Direct link's portal page opens in a new page load

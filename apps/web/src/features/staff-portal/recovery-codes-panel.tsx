@@ -1,5 +1,5 @@
+import { productName } from '@entry/domain';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { productName } from '../../lib/organization.ts';
 
 /**
  * Recovery codes, shown once (the server keeps only their hashes): copy, download, and go on only
