@@ -216,7 +216,7 @@ export async function runCli(argv: readonly string[], env: CliEnvironment): Prom
 const fileOptions = ['file', 'out', 'logo'];
 
 /** `argv` with the files it names resolved against this process's working directory. */
-export function withAbsoluteFiles(argv: readonly string[]): string[] {
+function withAbsoluteFiles(argv: readonly string[]): string[] {
   return argv.map((arg, index) => {
     const previous = argv[index - 1];
     if (previous !== undefined && fileOptions.some((name) => previous === `--${name}`) && arg !== 'none') {

@@ -1,6 +1,7 @@
 import type { StaffKind } from '../db/schema.ts';
 import { listFactorsOfUser, resetFactorsOfUser } from '../services/second-factors.ts';
 import { endingDepsOf, recordEndings } from '../services/session-endings.ts';
+import { normaliseUsername } from '../services/staff-auth.ts';
 import {
   createStaffUser,
   disableStaffUser,
@@ -83,7 +84,7 @@ function accountCommand(
         actor: ctx.actor,
         detail: { userId },
       });
-      const normalised = username.trim().toLowerCase();
+      const normalised = normaliseUsername(username);
       ctx.report(`${kind} user ${normalised} ${done}.`, { kind, username: normalised, done });
     },
   };
@@ -116,7 +117,7 @@ const userFactorsReset: OperatorCommand = {
   options: { kind: kindOption, username: usernameOption },
   async run(options, ctx) {
     const kind = kindOf(options);
-    const username = requiredOption(options, 'username').trim().toLowerCase();
+    const username = normaliseUsername(requiredOption(options, 'username'));
     const reset = await resetFactorsOfUser(ctx, kind, username, ctx.actor);
     ctx.report(
       `Removed the second factors of ${kind} user ${username} (authenticator app: ${reset.totp ? 'yes' : 'no'}, passkeys: ${reset.passkeys}, recovery codes: ${reset.recoveryCodes}); ${reset.endedSessionIds.length} sessions ended.`,

@@ -151,7 +151,7 @@ export function retryDelayMs(attempts: number): number {
 }
 
 /** The outbox row of a mail: its opt-out line and headers added where it has unsubscribe links. */
-export function outboxRowOf(input: EnqueueMailInput, now: Date): NewOutboxMail {
+function outboxRowOf(input: EnqueueMailInput, now: Date): NewOutboxMail {
   const links = input.unsubscribe;
   const text =
     links === null ? `${input.text}\n` : `${input.text}\n\n${mailTexts.optOutText} ${links.pageUrl}\n`;

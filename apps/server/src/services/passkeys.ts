@@ -8,7 +8,6 @@ import type {
 import type { AppContext } from '../context.ts';
 import type { StaffKind } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
-import { hasSecondFactor } from '../stores/second-factors.ts';
 import {
   deletePasskey,
   findPasskey,
@@ -26,8 +25,6 @@ import {
   fullAccessType,
   giveBackTry,
   issueRecoveryCodes,
-  lastSecondFactorRefusal,
-  mustKeepAFactor,
   type PaidTry,
   payForTry,
   refuseWrongTry,
@@ -84,7 +81,7 @@ export async function registerPasskey(
   ip: string,
 ): Promise<EnrolmentResult> {
   const user = await staffUserOf(ctx, principal);
-  await assertMayChangeFactors(ctx, principal, user);
+  const { hasFactor } = await assertMayChangeFactors(ctx, principal, user);
   const challenge = await takeChallenge(ctx, request.challengeId, {
     purpose: 'registration',
     kind: user.kind,
@@ -103,7 +100,6 @@ export async function registerPasskey(
     });
     throw refuse('passkeyRegistrationNotVerified');
   }
-  const firstFactor = !(await hasSecondFactor(ctx.db, user.id));
   const now = ctx.clock.now();
   const added = await insertPasskey(ctx.db, {
     ...created,
@@ -112,13 +108,13 @@ export async function registerPasskey(
     createdAt: now,
   });
   if (!added) throw refuse('passkeyAlreadyRegistered');
-  const recoveryCodes = firstFactor ? await issueRecoveryCodes(ctx, user) : null;
+  const recoveryCodes = hasFactor ? null : await issueRecoveryCodes(ctx, user);
   await auditFactorChange(ctx, user, 'add', ip, {
     method: 'passkey',
     passkeyId: created.credentialId,
     sessionId: principal.sessionId,
   });
-  const auth = await completeSecondFactor(ctx, principal, { method: 'passkey', ip });
+  const auth = await completeSecondFactor(ctx, principal, user, { method: 'passkey', ip });
   return { auth, recoveryCodes };
 }
 
@@ -220,7 +216,7 @@ export async function signInWithPasskey(
   }
   if (principal !== undefined) {
     if (!(await settleRightTry(paid, ctx))) throw refuse('notAuthorized');
-    return completeSecondFactor(ctx, principal, { method: 'passkey', ip });
+    return completeSecondFactor(ctx, principal, paid.reserved, { method: 'passkey', ip });
   }
   return openPasskeySession(ctx, paid, ip);
 }
@@ -282,9 +278,9 @@ export async function removeUserPasskey(
   ip: string,
 ): Promise<void> {
   const user = await staffUserOf(ctx, principal);
-  const policy = await assertMayChangeFactors(ctx, principal, user);
-  const removal = await deletePasskey(ctx.db, user.id, passkeyId, mustKeepAFactor(policy));
+  const change = await assertMayChangeFactors(ctx, principal, user);
+  const removal = await deletePasskey(ctx.db, user.id, passkeyId, change.mustKeepAFactor);
   if (removal === 'not-found') throw refuse('passkeyNotFound');
-  if (removal === 'last-factor') throw lastSecondFactorRefusal();
+  if (removal === 'last-factor') throw refuse('lastSecondFactor');
   await auditFactorChange(ctx, user, 'remove', ip, { method: 'passkey', passkeyId });
 }

@@ -32,7 +32,7 @@ import {
   reserveAttemptOfUser,
   type StaffUser,
 } from '../stores/staff-users.ts';
-import { findTenantById } from '../stores/tenants.ts';
+import { findTenantById, type TenantRow } from '../stores/tenants.ts';
 import { queueMail } from './mail.ts';
 import {
   hashRecoveryCode,
@@ -62,13 +62,17 @@ export type SecondFactorMethod = 'totp' | 'recovery' | 'passkey';
 type StaffOf = Pick<StaffUser, 'kind' | 'tenantId'>;
 
 /** Admins always need a second factor; customer users as their tenant says (absent: optional). */
+function policyUnder(user: StaffOf, tenant: TenantRow | undefined): StaffSecondFactorPolicy {
+  if (user.kind === 'admin' || user.tenantId === null) return 'required';
+  return tenant?.settings.staffSecondFactor ?? 'optional';
+}
+
 export async function secondFactorPolicyOf(
   ctx: Pick<AppContext, 'db'>,
   user: StaffOf,
 ): Promise<StaffSecondFactorPolicy> {
-  if (user.kind === 'admin' || user.tenantId === null) return 'required';
-  const tenant = await findTenantById(ctx.db, user.tenantId);
-  return tenant?.settings.staffSecondFactor ?? 'optional';
+  const tenant = user.tenantId === null ? undefined : await findTenantById(ctx.db, user.tenantId);
+  return policyUnder(user, tenant);
 }
 
 /** The access a session gets from a password alone. */
@@ -82,16 +86,15 @@ export const fullAccessType = (user: StaffOf): AccessType => (user.kind === 'adm
 
 /**
  * A user with a factor (and a policy other than off) must pass it; one without where the policy
- * requires one must enrol one; everyone else gets full access.
+ * requires one must enrol one; everyone else gets full access. `tenant` is the user's, as read.
  */
 export async function accessAfterPassword(
   ctx: AppContext,
   user: StaffOf & Pick<StaffUser, 'id' | 'roleId'>,
+  tenant: TenantRow | undefined,
 ): Promise<PasswordAccess> {
-  const [policy, hasFactor] = await Promise.all([
-    secondFactorPolicyOf(ctx, user),
-    hasSecondFactor(ctx.db, user.id),
-  ]);
+  const policy = policyUnder(user, tenant);
+  const hasFactor = await hasSecondFactor(ctx.db, user.id);
   if (policy !== 'off' && hasFactor) {
     return { accessType: 'SecondFactorPending', hasRestrictedAccess: true, roleId: null };
   }
@@ -119,9 +122,9 @@ export const actorOf = (user: Pick<StaffUser, 'kind' | 'id'>) => `${user.kind}:$
 export async function completeSecondFactor(
   ctx: AppContext,
   principal: SessionPrincipal,
+  user: StaffUser,
   done: { method: SecondFactorMethod; ip: string },
 ): Promise<AuthTokenResult> {
-  const user = await staffUserOf(ctx, principal);
   const pair = await ctx.sessions.upgradeSession(principal.sessionId, {
     accessType: fullAccessType(user),
     hasRestrictedAccess: false,
@@ -151,6 +154,14 @@ export function assertRecentSecondFactor(ctx: AppContext, principal: SessionPrin
   }
 }
 
+/** What a permitted change of a user's factors found. */
+export interface FactorChange {
+  /** The user already has a factor: an added one is not the first, and comes without recovery codes. */
+  hasFactor: boolean;
+  /** The policy requires a factor: a removal must keep one. */
+  mustKeepAFactor: boolean;
+}
+
 /**
  * A change to a user's factors: refused where the policy is off; a user who has a factor shows
  * one first (step-up), so a password alone never adds or removes one.
@@ -159,18 +170,15 @@ export async function assertMayChangeFactors(
   ctx: AppContext,
   principal: SessionPrincipal,
   user: StaffUser,
-): Promise<StaffSecondFactorPolicy> {
-  const policy = await secondFactorPolicyOf(ctx, user);
+): Promise<FactorChange> {
+  const [policy, hasFactor] = await Promise.all([
+    secondFactorPolicyOf(ctx, user),
+    hasSecondFactor(ctx.db, user.id),
+  ]);
   if (policy === 'off') throw refuse('secondFactorsOff');
-  if (await hasSecondFactor(ctx.db, user.id)) assertRecentSecondFactor(ctx, principal);
-  return policy;
+  if (hasFactor) assertRecentSecondFactor(ctx, principal);
+  return { hasFactor, mustKeepAFactor: policy === 'required' };
 }
-
-/** Whether removing one factor must keep another: the user's policy requires one. */
-export const mustKeepAFactor = (policy: StaffSecondFactorPolicy) => policy === 'required';
-
-/** The refusal of removing a user's last factor where the policy requires one. */
-export const lastSecondFactorRefusal = () => refuse('lastSecondFactor');
 
 /** A second factor's try, paid for from the account's lock budget before it is judged. */
 export interface PaidTry {
@@ -323,27 +331,26 @@ export async function confirmTotpEnrolment(
   ip: string,
 ): Promise<EnrolmentResult> {
   const user = await staffUserOf(ctx, principal);
-  await assertMayChangeFactors(ctx, principal, user);
+  const { hasFactor } = await assertMayChangeFactors(ctx, principal, user);
   const totp = await findTotp(ctx.db, user.id);
   if (totp === undefined || totp.confirmedAt !== null) throw refuse('totpNotStarted');
   const now = ctx.clock.now();
   const step = matchingTotpStep(openSecret(ctx.secondFactorKey, totp.secretSealed), code, now);
   if (step === undefined) throw refuse('wrongTotpConfirmCode');
-  const firstFactor = !(await hasSecondFactor(ctx.db, user.id));
   if (!(await claimTotpStep(ctx.db, totp, step, { at: now }))) throw refuse('totpNotStarted');
-  const recoveryCodes = firstFactor ? await issueRecoveryCodes(ctx, user) : null;
+  const recoveryCodes = hasFactor ? null : await issueRecoveryCodes(ctx, user);
   await auditFactorChange(ctx, user, 'add', ip, { method: 'totp', sessionId: principal.sessionId });
-  const auth = await completeSecondFactor(ctx, principal, { method: 'totp', ip });
+  const auth = await completeSecondFactor(ctx, principal, user, { method: 'totp', ip });
   return { auth, recoveryCodes };
 }
 
 /** Removes the authenticator app, unless it is the last factor of a user whose policy requires one. */
 export async function removeTotp(ctx: AppContext, principal: SessionPrincipal, ip: string): Promise<void> {
   const user = await staffUserOf(ctx, principal);
-  const policy = await assertMayChangeFactors(ctx, principal, user);
-  if (!(await deleteTotp(ctx.db, user.id, mustKeepAFactor(policy)))) {
+  const change = await assertMayChangeFactors(ctx, principal, user);
+  if (!(await deleteTotp(ctx.db, user.id, change.mustKeepAFactor))) {
     if ((await findTotp(ctx.db, user.id)) === undefined) throw refuse('totpNotEnrolled');
-    throw lastSecondFactorRefusal();
+    throw refuse('lastSecondFactor');
   }
   await auditFactorChange(ctx, user, 'remove', ip, { method: 'totp' });
 }
@@ -355,14 +362,14 @@ export async function regenerateRecoveryCodes(
   ip: string,
 ): Promise<string[]> {
   const user = await staffUserOf(ctx, principal);
-  await assertMayChangeFactors(ctx, principal, user);
-  if (!(await hasSecondFactor(ctx.db, user.id))) throw refuse('noSecondFactor');
+  const { hasFactor } = await assertMayChangeFactors(ctx, principal, user);
+  if (!hasFactor) throw refuse('noSecondFactor');
   const codes = await issueRecoveryCodes(ctx, user);
   await auditFactorChange(ctx, user, 'recovery-codes', ip);
   return codes;
 }
 
-export const recoveryMailTexts = {
+const recoveryMailTexts = {
   subject: 'A recovery code was used to sign in',
   body: (left: number) =>
     `One of your recovery codes was just used to sign in to your account. It will not work again; ${left} ` +
@@ -425,7 +432,7 @@ export async function signInWithSecondFactor(
   });
   if (!holds) return refuseWrongTry(ctx, paid, `wrong ${input.method} code`);
   if (!(await settleRightTry(paid, ctx))) throw refuse('notAuthorized');
-  return completeSecondFactor(ctx, principal, { method: input.method, ip });
+  return completeSecondFactor(ctx, principal, user, { method: input.method, ip });
 }
 
 /** A user's factors as an operator sees them. */
@@ -463,7 +470,7 @@ export async function listFactorsOfUser(
   };
 }
 
-export const factorsResetMailTexts = {
+const factorsResetMailTexts = {
   subject: 'Your second factors were reset',
   body:
     'An administrator removed the second factors of your account: its authenticator app, passkeys and ' +

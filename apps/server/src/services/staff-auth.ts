@@ -48,12 +48,20 @@ async function findEnabledUser(
   return user?.disabled ? undefined : user;
 }
 
-async function passwordExpired(ctx: AppContext, user: StaffUser): Promise<boolean> {
-  if (user.tenantId === null) return false;
-  const tenant = await findTenantById(ctx.db, user.tenantId);
+/** What a right password leads to, from one read of the user's tenant. */
+interface RightPasswordTerms {
+  passwordExpired: boolean;
+  access: PasswordAccess;
+}
+
+async function rightPasswordTerms(ctx: AppContext, user: StaffUser): Promise<RightPasswordTerms> {
+  const tenant = user.tenantId === null ? undefined : await findTenantById(ctx.db, user.tenantId);
   const maxDays = tenant?.settings.maxPasswordAgeDays;
-  if (maxDays === null || maxDays === undefined) return false;
-  return ctx.clock.now().getTime() - user.passwordChangedAt.getTime() > maxDays * 86_400_000;
+  const passwordExpired =
+    maxDays !== null &&
+    maxDays !== undefined &&
+    ctx.clock.now().getTime() - user.passwordChangedAt.getTime() > maxDays * 86_400_000;
+  return { passwordExpired, access: await accessAfterPassword(ctx, user, tenant) };
 }
 
 interface PasswordCheck {
@@ -157,15 +165,16 @@ export async function staffSignIn(
   clientGone?: () => boolean,
 ): Promise<AuthTokenResult> {
   const event = `${kind}.sign-in`;
-  let access: Promise<PasswordAccess> | undefined;
+  let terms: Promise<RightPasswordTerms> | undefined;
   const whileHashing = async (reserved: StaffUser) => {
-    access = accessAfterPassword(ctx, reserved);
-    await access;
+    terms = rightPasswordTerms(ctx, reserved);
+    await terms;
   };
   const check: PasswordCheck = { ctx, kind, ...credentials, ip, event, clientGone, whileHashing };
   const user = await checkPassword(check);
   const actor = `${kind}:${user.id}`;
-  if (await passwordExpired(ctx, user)) {
+  const { passwordExpired, access: granted } = await (terms ?? rightPasswordTerms(ctx, user));
+  if (passwordExpired) {
     if (!(await recordRightPassword(ctx.db, user))) return refuseChangedDuringCheck(check, user);
     await ctx.audit.record({
       event,
@@ -178,7 +187,6 @@ export async function staffSignIn(
     throw refuse('passwordExpired');
   }
   // A user with a second factor, or one who must enrol one, gets a session good only for that.
-  const granted = await (access ?? accessAfterPassword(ctx, user));
   // The right password, the session and its audit row commit together in one statement.
   const session: NewSession = { scope: kind, tenantId: user.tenantId, staffUserId: user.id, ...granted };
   const reserved = ctx.sessions.reserve();

@@ -83,7 +83,9 @@ export const passkeyOptionsResultSchema = z.object({
 });
 export type PasskeyOptionsResult = z.infer<typeof passkeyOptionsResultSchema>;
 
-const passkeyName = z.string().trim().min(1).max(64);
+/** The longest name a passkey may have, in characters. */
+export const passkeyNameMaxLength = 64;
+const passkeyName = z.string().trim().min(1).max(passkeyNameMaxLength);
 
 export const passkeyRegistrationRequestSchema = z.strictObject({
   challengeId: z.uuid(),

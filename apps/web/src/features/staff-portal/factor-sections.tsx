@@ -1,5 +1,5 @@
 import type { PasskeySummaryResult, SecondFactorsApi, SecondFactorsResult } from '@entry/client';
-import type { EnrolmentResult, TotpEnrolment } from '@entry/domain';
+import { type EnrolmentResult, passkeyNameMaxLength, type TotpEnrolment } from '@entry/domain';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
 import { type FieldCheck, useCheckedForm } from '../../lib/session/use-checked-form.ts';
@@ -27,7 +27,7 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const passkeyNameCheck: FieldCheck<'name'> = (value) => {
   const name = value.trim();
   if (name === '') return secondFactorMessages.enterPasskeyName;
-  return name.length > 64 ? secondFactorMessages.passkeyNameLength : null;
+  return name.length > passkeyNameMaxLength ? secondFactorMessages.passkeyNameLength : null;
 };
 const passkeyNameChecks = { name: passkeyNameCheck };
 
@@ -245,7 +245,7 @@ function PasskeyItem({
             label={`New name for ${passkey.name}`}
             type="text"
             autoComplete="off"
-            maxLength={64}
+            maxLength={passkeyNameMaxLength}
             defaultValue={passkey.name}
             registration={{ name: 'name' }}
             error={form.errors.name}
@@ -345,7 +345,7 @@ export function PasskeysSection({
             hint="To tell your passkeys apart, such as Work laptop or Phone."
             type="text"
             autoComplete="off"
-            maxLength={64}
+            maxLength={passkeyNameMaxLength}
             registration={{ name: 'name' }}
             error={form.errors.name}
           />

@@ -2,13 +2,14 @@ import type { SecondFactorsResult } from '@entry/client';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
 import { digitsCheck, type FieldCheck, useCheckedForm } from '../../lib/session/use-checked-form.ts';
-import { browserHasPasskeys, signWithPasskey } from './passkey-ceremony.ts';
+import { browserHasPasskeys } from './passkey-ceremony.ts';
+import { signInWithPasskey } from './passkey-sign-in.ts';
 import { secondFactorRefusal } from './second-factor-errors.ts';
 import { methodNames, type SecondFactorMethod, secondFactorMessages } from './second-factor-messages.ts';
 import { type StaffScope, useSecondFactors } from './staff-scope.ts';
 
 /** The ways this user can confirm it is them here, the strongest first: the page starts with the first. */
-export function methodsOf(factors: SecondFactorsResult): SecondFactorMethod[] {
+function methodsOf(factors: SecondFactorsResult): SecondFactorMethod[] {
   const methods: SecondFactorMethod[] = [];
   if (factors.passkeys.length > 0 && browserHasPasskeys()) methods.push('passkey');
   if (factors.totp.enrolled) methods.push('totp');
@@ -120,10 +121,7 @@ function PasskeyStep({
     setRefusal(null);
     setBusy(true);
     try {
-      const mode = { usernameless: false };
-      const { challengeId, options } = await secondFactors.passkeySignInOptions(mode);
-      const response = await signWithPasskey(options);
-      await secondFactors.passkeySignIn({ challengeId, response }, mode);
+      await signInWithPasskey(secondFactors, false);
     } catch (error) {
       setRefusal(secondFactorRefusal(error, 'passkey'));
       setBusy(false);

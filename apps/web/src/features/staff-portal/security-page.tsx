@@ -42,8 +42,9 @@ export function SecurityPage({ scope }: { scope: StaffScope }) {
   // A launched customer session is the admin's: its factors are the admin's own, in the admin portal.
   const launched = session.record?.accessType === 'Launched';
   // Judged on arrival: a first factor turns an enrolment session into a full one, and the page goes on.
-  const [allowed] = useState(access === 'enrolment' || (access === 'full' && !launched));
-  const [enrolling] = useState(access === 'enrolment');
+  const [arrival] = useState({ access, launched });
+  const enrolling = arrival.access === 'enrolment';
+  const allowed = enrolling || (arrival.access === 'full' && !arrival.launched);
   const secondFactors = useSecondFactors(scope);
   const { state, reload } = useFactors(scope, allowed);
   const { withStepUp, prompt } = useStepUp(scope);

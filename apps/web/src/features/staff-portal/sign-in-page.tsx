@@ -10,7 +10,8 @@ import {
   signInMessages,
 } from '../../lib/session/sign-in-errors.ts';
 import { useFinishSignIn } from './finish-sign-in.ts';
-import { browserHasPasskeys, signWithPasskey } from './passkey-ceremony.ts';
+import { browserHasPasskeys } from './passkey-ceremony.ts';
+import { signInWithPasskey } from './passkey-sign-in.ts';
 import { secondFactorRefusal } from './second-factor-errors.ts';
 import {
   type ChangePasswordState,
@@ -75,14 +76,11 @@ export function SignInPage({ scope }: { scope: StaffScope }) {
   });
 
   /** A passkey alone, with no username (a discoverable credential): it names its user itself. */
-  async function signInWithPasskey() {
+  async function signInWithPasskeyAlone() {
     setRefusal(null);
     setPasskeyBusy(true);
     try {
-      const mode = { usernameless: true };
-      const { challengeId, options } = await secondFactors.passkeySignInOptions(mode);
-      const response = await signWithPasskey(options);
-      await secondFactors.passkeySignIn({ challengeId, response }, mode);
+      await signInWithPasskey(secondFactors, true);
     } catch (error) {
       setPasskeyBusy(false);
       setRefusal(secondFactorRefusal(error, 'passkey'));
@@ -130,7 +128,7 @@ export function SignInPage({ scope }: { scope: StaffScope }) {
             className="button button--secondary button--block"
             disabled={passkeyBusy || isSubmitting}
             aria-busy={passkeyBusy}
-            onClick={signInWithPasskey}
+            onClick={signInWithPasskeyAlone}
           >
             Sign in with a passkey
           </button>
