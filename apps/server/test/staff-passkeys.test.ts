@@ -454,6 +454,11 @@ describe(`staff passkeys (${databaseLabel})`, () => {
       },
     );
     expect(optional.status).toBe(204);
+    // The recovery codes went with the last factor, as when the last factor is the app.
+    const listed = await call<SecondFactors>(server.baseUrl, 'GET', '/api/auth/v1/customer/second-factors', {
+      token: customer.token,
+    });
+    expect(listed.body).toMatchObject({ passkeys: [], recoveryCodesLeft: 0 });
   });
 
   it('keeps one of the last two factors when both are removed at once', async () => {

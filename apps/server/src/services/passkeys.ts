@@ -8,8 +8,8 @@ import type {
 import type { AppContext } from '../context.ts';
 import type { StaffKind } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
+import { removeFactor } from '../stores/second-factors.ts';
 import {
-  deletePasskey,
   findPasskey,
   insertPasskey,
   listPasskeys,
@@ -33,8 +33,8 @@ import {
 } from './second-factors.ts';
 import type { NewSession, SessionPrincipal } from './sessions.ts';
 import {
-  assertionCredential,
   authenticationOptions,
+  parseAssertion,
   registrationOptions,
   takeChallenge,
   verifyAssertion,
@@ -59,8 +59,7 @@ export async function passkeyRegistrationOptions(
   ctx: AppContext,
   principal: SessionPrincipal,
 ): Promise<PasskeyOptionsResult> {
-  const user = await staffUserOf(ctx, principal);
-  await assertMayChangeFactors(ctx, principal, user);
+  const { user } = await assertMayChangeFactors(ctx, principal);
   const { challengeId, options } = await registrationOptions(
     ctx,
     { kind: user.kind, sessionId: principal.sessionId },
@@ -80,8 +79,7 @@ export async function registerPasskey(
   request: PasskeyRegistrationRequest,
   ip: string,
 ): Promise<EnrolmentResult> {
-  const user = await staffUserOf(ctx, principal);
-  const { hasFactor } = await assertMayChangeFactors(ctx, principal, user);
+  const { user, hasFactor } = await assertMayChangeFactors(ctx, principal);
   const challenge = await takeChallenge(ctx, request.challengeId, {
     purpose: 'registration',
     kind: user.kind,
@@ -174,8 +172,8 @@ export async function signInWithPasskey(
   request: PasskeySignInRequest,
   ip: string,
 ): Promise<AuthTokenResult> {
-  const { credentialId, userHandle } = assertionCredential(request.response);
-  const found = await findPasskey(ctx.db, credentialId);
+  const assertion = parseAssertion(request.response);
+  const found = await findPasskey(ctx.db, assertion.id);
   if (
     found === undefined ||
     found.kind !== kind ||
@@ -199,10 +197,11 @@ export async function signInWithPasskey(
       return { reason: 'challenge used, expired or of another session', refusal: 'passkeyChallengeInvalid' };
     }
     const handle = userHandleOf(ctx, passkey.staffUserId).toString('base64url');
+    const { userHandle } = assertion.response;
     if (userHandle !== undefined && !hashesEqual(userHandle, handle)) {
       return { reason: 'user handle of another user', refusal: 'passkeyNotVerified' };
     }
-    const verified = await verifyAssertion(ctx.config, request.response, challenge, passkey);
+    const verified = await verifyAssertion(ctx.config, assertion, challenge, passkey);
     if (verified === undefined) return { reason: 'not verified', refusal: 'passkeyNotVerified' };
     const recorded = await recordPasskeyUse(ctx.db, { passkey, ...verified, at: ctx.clock.now() });
     return recorded ? undefined : { reason: 'counter used meanwhile', refusal: 'passkeyNotVerified' };
@@ -264,8 +263,7 @@ export async function renameUserPasskey(
   name: string,
   ip: string,
 ): Promise<void> {
-  const user = await staffUserOf(ctx, principal);
-  await assertMayChangeFactors(ctx, principal, user);
+  const { user } = await assertMayChangeFactors(ctx, principal);
   if (!(await renamePasskey(ctx.db, user.id, passkeyId, name))) throw refuse('passkeyNotFound');
   await auditFactorChange(ctx, user, 'rename', ip, { method: 'passkey', passkeyId });
 }
@@ -277,9 +275,13 @@ export async function removeUserPasskey(
   passkeyId: string,
   ip: string,
 ): Promise<void> {
-  const user = await staffUserOf(ctx, principal);
-  const change = await assertMayChangeFactors(ctx, principal, user);
-  const removal = await deletePasskey(ctx.db, user.id, passkeyId, change.mustKeepAFactor);
+  const { user, mustKeepAFactor } = await assertMayChangeFactors(ctx, principal);
+  const removal = await removeFactor(
+    ctx.db,
+    user.id,
+    { method: 'passkey', credentialId: passkeyId },
+    mustKeepAFactor,
+  );
   if (removal === 'not-found') throw refuse('passkeyNotFound');
   if (removal === 'last-factor') throw refuse('lastSecondFactor');
   await auditFactorChange(ctx, user, 'remove', ip, { method: 'passkey', passkeyId });

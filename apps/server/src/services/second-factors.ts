@@ -14,11 +14,11 @@ import type { StatementPart } from '../db/sql.ts';
 import { type ApiError, refuse } from '../refusals.ts';
 import {
   claimTotpStep,
-  deleteTotp,
   type FactorsReset,
   findFactors,
   findTotp,
   hasSecondFactor,
+  removeFactor,
   replaceRecoveryCodes,
   resetFactors,
   startTotp,
@@ -156,6 +156,8 @@ export function assertRecentSecondFactor(ctx: AppContext, principal: SessionPrin
 
 /** What a permitted change of a user's factors found. */
 export interface FactorChange {
+  /** The calling staff user. */
+  user: StaffUser;
   /** The user already has a factor: an added one is not the first, and comes without recovery codes. */
   hasFactor: boolean;
   /** The policy requires a factor: a removal must keep one. */
@@ -163,21 +165,21 @@ export interface FactorChange {
 }
 
 /**
- * A change to a user's factors: refused where the policy is off; a user who has a factor shows
- * one first (step-up), so a password alone never adds or removes one.
+ * A change the session's user makes to their factors: refused where the policy is off; a user
+ * who has a factor shows one first (step-up), so a password alone never adds or removes one.
  */
 export async function assertMayChangeFactors(
   ctx: AppContext,
   principal: SessionPrincipal,
-  user: StaffUser,
 ): Promise<FactorChange> {
+  const user = await staffUserOf(ctx, principal);
   const [policy, hasFactor] = await Promise.all([
     secondFactorPolicyOf(ctx, user),
     hasSecondFactor(ctx.db, user.id),
   ]);
   if (policy === 'off') throw refuse('secondFactorsOff');
   if (hasFactor) assertRecentSecondFactor(ctx, principal);
-  return { hasFactor, mustKeepAFactor: policy === 'required' };
+  return { user, hasFactor, mustKeepAFactor: policy === 'required' };
 }
 
 /** A second factor's try, paid for from the account's lock budget before it is judged. */
@@ -303,8 +305,7 @@ export async function startTotpEnrolment(
   ctx: AppContext,
   principal: SessionPrincipal,
 ): Promise<TotpEnrolment> {
-  const user = await staffUserOf(ctx, principal);
-  await assertMayChangeFactors(ctx, principal, user);
+  const { user } = await assertMayChangeFactors(ctx, principal);
   const secret = newTotpSecret();
   const started = await startTotp(ctx.db, user.id, sealSecret(ctx.secondFactorKey, secret), ctx.clock.now());
   if (!started) throw refuse('totpAlreadyEnrolled');
@@ -330,8 +331,7 @@ export async function confirmTotpEnrolment(
   code: string,
   ip: string,
 ): Promise<EnrolmentResult> {
-  const user = await staffUserOf(ctx, principal);
-  const { hasFactor } = await assertMayChangeFactors(ctx, principal, user);
+  const { user, hasFactor } = await assertMayChangeFactors(ctx, principal);
   const totp = await findTotp(ctx.db, user.id);
   if (totp === undefined || totp.confirmedAt !== null) throw refuse('totpNotStarted');
   const now = ctx.clock.now();
@@ -346,12 +346,10 @@ export async function confirmTotpEnrolment(
 
 /** Removes the authenticator app, unless it is the last factor of a user whose policy requires one. */
 export async function removeTotp(ctx: AppContext, principal: SessionPrincipal, ip: string): Promise<void> {
-  const user = await staffUserOf(ctx, principal);
-  const change = await assertMayChangeFactors(ctx, principal, user);
-  if (!(await deleteTotp(ctx.db, user.id, change.mustKeepAFactor))) {
-    if ((await findTotp(ctx.db, user.id)) === undefined) throw refuse('totpNotEnrolled');
-    throw refuse('lastSecondFactor');
-  }
+  const { user, mustKeepAFactor } = await assertMayChangeFactors(ctx, principal);
+  const removal = await removeFactor(ctx.db, user.id, { method: 'totp' }, mustKeepAFactor);
+  if (removal === 'not-found') throw refuse('totpNotEnrolled');
+  if (removal === 'last-factor') throw refuse('lastSecondFactor');
   await auditFactorChange(ctx, user, 'remove', ip, { method: 'totp' });
 }
 
@@ -361,8 +359,7 @@ export async function regenerateRecoveryCodes(
   principal: SessionPrincipal,
   ip: string,
 ): Promise<string[]> {
-  const user = await staffUserOf(ctx, principal);
-  const { hasFactor } = await assertMayChangeFactors(ctx, principal, user);
+  const { user, hasFactor } = await assertMayChangeFactors(ctx, principal);
   if (!hasFactor) throw refuse('noSecondFactor');
   const codes = await issueRecoveryCodes(ctx, user);
   await auditFactorChange(ctx, user, 'recovery-codes', ip);

@@ -1,14 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { productName } from '@entry/domain';
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { z } from 'zod';
 import { appsOrigin, type Config } from '../config.ts';
@@ -25,6 +21,9 @@ import { claimChallenge, insertChallenge } from '../stores/webauthn-challenges.t
  */
 
 export const challengeLifetimeMs = 5 * 60_000;
+
+/** The library is loaded with the first ceremony, so an instance whose staff use no passkey never holds it (decision record 029). */
+const webauthnLibrary = () => import('@simplewebauthn/server');
 
 /**
  * The ceremony's bounds, from the configuration. Browsers refuse a single-label domain such as
@@ -95,7 +94,7 @@ export async function registrationOptions(
   existing: readonly StaffPasskey[],
 ): Promise<{ challengeId: string; options: PublicKeyCredentialCreationOptionsJSON }> {
   const challenge = await newChallenge(deps, { ...owner, purpose: 'registration' });
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthnLibrary()).generateRegistrationOptions({
     rpName: productName,
     rpID: relyingParty(deps.config).rpID,
     userID: user.handle,
@@ -117,7 +116,7 @@ export async function authenticationOptions(
   allowed: readonly StaffPasskey[],
 ): Promise<{ challengeId: string; options: PublicKeyCredentialRequestOptionsJSON }> {
   const challenge = await newChallenge(deps, { ...owner, purpose: 'authentication' });
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthnLibrary()).generateAuthenticationOptions({
     rpID: relyingParty(deps.config).rpID,
     allowCredentials: descriptorsOf(allowed),
     challenge: challenge.bytes,
@@ -187,13 +186,15 @@ export async function verifyRegistration(
 ): Promise<CreatedPasskey | undefined> {
   const parsed = parseResponse(registrationResponseSchema, response);
   const { rpID, origin } = relyingParty(config);
-  const verified = await verifyRegistrationResponse({
-    response: parsed,
-    expectedChallenge,
-    expectedOrigin: origin,
-    expectedRPID: rpID,
-    requireUserVerification: true,
-  }).catch(() => undefined);
+  const verified = await (await webauthnLibrary())
+    .verifyRegistrationResponse({
+      response: parsed,
+      expectedChallenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification: true,
+    })
+    .catch(() => undefined);
   if (verified?.verified !== true) return undefined;
   const info = verified.registrationInfo;
   return {
@@ -206,14 +207,11 @@ export async function verifyRegistration(
   };
 }
 
-/** The credential an assertion names and the user handle it carries, before anything is checked. */
-export function assertionCredential(response: unknown): {
-  credentialId: string;
-  userHandle: string | undefined;
-} {
-  const parsed = parseResponse(authenticationResponseSchema, response);
-  return { credentialId: parsed.id, userHandle: parsed.response.userHandle };
-}
+/** An assertion as the browser sent it, its shape checked; nothing in it is verified yet. */
+export type Assertion = AuthenticationResponseJSON;
+
+export const parseAssertion = (response: unknown): Assertion =>
+  parseResponse(authenticationResponseSchema, response);
 
 /** What a verified assertion says about its passkey now. */
 export interface VerifiedAssertion {
@@ -228,25 +226,26 @@ export interface VerifiedAssertion {
  */
 export async function verifyAssertion(
   config: Config,
-  response: unknown,
+  assertion: Assertion,
   expectedChallenge: string,
   passkey: StaffPasskey,
 ): Promise<VerifiedAssertion | undefined> {
-  const parsed = parseResponse(authenticationResponseSchema, response);
   const { rpID, origin } = relyingParty(config);
-  const verified = await verifyAuthenticationResponse({
-    response: parsed,
-    expectedChallenge,
-    expectedOrigin: origin,
-    expectedRPID: rpID,
-    requireUserVerification: true,
-    credential: {
-      id: passkey.credentialId,
-      publicKey: Buffer.from(passkey.publicKey, 'base64url'),
-      counter: passkey.counter,
-      transports: passkey.transports,
-    },
-  }).catch(() => undefined);
+  const verified = await (await webauthnLibrary())
+    .verifyAuthenticationResponse({
+      response: assertion,
+      expectedChallenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification: true,
+      credential: {
+        id: passkey.credentialId,
+        publicKey: Buffer.from(passkey.publicKey, 'base64url'),
+        counter: passkey.counter,
+        transports: passkey.transports,
+      },
+    })
+    .catch(() => undefined);
   if (verified?.verified !== true) return undefined;
   return {
     counter: verified.authenticationInfo.newCounter,

@@ -6,9 +6,9 @@ import { revokeStaffUserSessions } from './sessions.ts';
 import { listPasskeys, type StaffPasskey } from './staff-passkeys.ts';
 
 /**
- * Staff users' second factors: every statement on `staff_totp` and `staff_recovery_codes`, and the
- * reads of `staff_passkeys` that tell whether a user has a factor; the passkeys themselves are
- * `staff-passkeys.ts`'s.
+ * Staff users' second factors: every statement on `staff_totp` and `staff_recovery_codes`, the
+ * reads of `staff_passkeys` that tell whether a user has a factor, and the removal of any factor;
+ * the rest of the passkeys' statements are `staff-passkeys.ts`'s.
  */
 
 export type StaffTotp = typeof staffTotp.$inferSelect;
@@ -19,11 +19,10 @@ const confirmedTotpOf = (userId: number) =>
 const passkeyOf = (userId: number) =>
   sql`EXISTS (SELECT 1 FROM ${staffPasskeys} WHERE ${staffPasskeys.staffUserId} = ${userId})`;
 
+const anyFactorOf = (userId: number) => sql`(${confirmedTotpOf(userId)} OR ${passkeyOf(userId)})`;
+
 export async function hasSecondFactor(db: Database, userId: number): Promise<boolean> {
-  const [row] = await executeRows<{ found: boolean }>(
-    db,
-    sql`SELECT (${confirmedTotpOf(userId)} OR ${passkeyOf(userId)}) AS found`,
-  );
+  const [row] = await executeRows<{ found: boolean }>(db, sql`SELECT ${anyFactorOf(userId)} AS found`);
   return row?.found === true;
 }
 
@@ -115,29 +114,56 @@ export async function claimTotpStep(
   return claimed.length > 0;
 }
 
+/** A factor a user removes: the authenticator app, or one passkey. */
+export type RemovedFactor = { method: 'totp' } | { method: 'passkey'; credentialId: string };
+
+export type FactorRemoval = 'removed' | 'not-found' | 'last-factor';
+
 /**
- * Removes the user's authenticator app; with `keepOneFactor`, only while a passkey remains, so two
- * racing removals never leave a user who needs a factor without one. The recovery codes go with
- * the last factor: they stand in for a factor, never alone. Answers whether it removed the app.
+ * Removes one of the user's factors; with `keepOneFactor`, only while another remains. The
+ * recovery codes go with the last factor: they stand in for a factor, never alone.
  */
-export async function deleteTotp(db: Database, userId: number, keepOneFactor: boolean): Promise<boolean> {
+export async function removeFactor(
+  db: Database,
+  userId: number,
+  factor: RemovedFactor,
+  keepOneFactor: boolean,
+): Promise<FactorRemoval> {
   return db.transaction(async (tx) => {
-    // The user's row orders this removal after a passkey's removal that runs at the same time, so
-    // the two never both see the other factor and leave none.
+    // The user's row orders removals that run at the same time, so two of them never both see
+    // the other factor and leave none.
     await tx
       .select({ id: staffUsers.id })
       .from(staffUsers)
       .where(eq(staffUsers.id, userId))
       .for('no key update');
+    const ofFactor =
+      factor.method === 'totp'
+        ? { table: staffTotp, where: eq(staffTotp.staffUserId, userId), other: passkeyOf(userId) }
+        : {
+            table: staffPasskeys,
+            where: and(
+              eq(staffPasskeys.staffUserId, userId),
+              eq(staffPasskeys.credentialId, factor.credentialId),
+            ),
+            other: sql`(${confirmedTotpOf(userId)} OR EXISTS (SELECT 1 FROM ${staffPasskeys} other
+              WHERE other.staff_user_id = ${userId} AND other.credential_id <> ${factor.credentialId}))`,
+          };
     const deleted = await tx
-      .delete(staffTotp)
-      .where(and(eq(staffTotp.staffUserId, userId), keepOneFactor ? passkeyOf(userId) : undefined))
-      .returning({ id: staffTotp.staffUserId });
-    if (deleted.length === 0) return false;
+      .delete(ofFactor.table)
+      .where(and(ofFactor.where, keepOneFactor ? ofFactor.other : undefined))
+      .returning({ userId: ofFactor.table.staffUserId });
+    if (deleted.length === 0) {
+      const [kept] = await tx
+        .select({ userId: ofFactor.table.staffUserId })
+        .from(ofFactor.table)
+        .where(ofFactor.where);
+      return kept === undefined ? 'not-found' : 'last-factor';
+    }
     await tx
       .delete(staffRecoveryCodes)
-      .where(and(eq(staffRecoveryCodes.staffUserId, userId), sql`NOT ${passkeyOf(userId)}`));
-    return true;
+      .where(and(eq(staffRecoveryCodes.staffUserId, userId), sql`NOT ${anyFactorOf(userId)}`));
+    return 'removed';
   });
 }
 

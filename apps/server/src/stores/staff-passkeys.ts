@@ -1,8 +1,11 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
-import { type StaffKind, staffPasskeys, staffTotp, staffUsers } from '../db/schema.ts';
+import { type StaffKind, staffPasskeys, staffUsers } from '../db/schema.ts';
 
-/** Staff users' passkeys: every statement that writes `staff_passkeys`, and the reads a passkey's use needs. */
+/**
+ * Staff users' passkeys: the statements that add, use and rename them, and the reads a passkey's
+ * use needs; a removal is `second-factors.ts`'s, with the rule of the last factor.
+ */
 
 export type StaffPasskey = typeof staffPasskeys.$inferSelect;
 
@@ -83,46 +86,4 @@ export async function renamePasskey(
     .where(and(eq(staffPasskeys.credentialId, credentialId), eq(staffPasskeys.staffUserId, userId)))
     .returning({ id: staffPasskeys.credentialId });
   return renamed.length > 0;
-}
-
-export type PasskeyRemoval = 'removed' | 'not-found' | 'last-factor';
-
-/**
- * Removes the user's passkey; with `keepOneFactor`, only while another passkey or a confirmed
- * authenticator app remains. The user's row is locked first, so two removals racing for the
- * user's last two factors are judged one after the other and never leave none.
- */
-export async function deletePasskey(
-  db: Database,
-  userId: number,
-  credentialId: string,
-  keepOneFactor: boolean,
-): Promise<PasskeyRemoval> {
-  return db.transaction(async (tx) => {
-    await tx
-      .select({ id: staffUsers.id })
-      .from(staffUsers)
-      .where(eq(staffUsers.id, userId))
-      .for('no key update');
-    const otherFactor = sql`(EXISTS (SELECT 1 FROM ${staffPasskeys} other
-        WHERE other.staff_user_id = ${userId} AND other.credential_id <> ${credentialId})
-      OR EXISTS (SELECT 1 FROM ${staffTotp}
-        WHERE ${staffTotp.staffUserId} = ${userId} AND ${staffTotp.confirmedAt} IS NOT NULL))`;
-    const deleted = await tx
-      .delete(staffPasskeys)
-      .where(
-        and(
-          eq(staffPasskeys.credentialId, credentialId),
-          eq(staffPasskeys.staffUserId, userId),
-          keepOneFactor ? otherFactor : undefined,
-        ),
-      )
-      .returning({ id: staffPasskeys.credentialId });
-    if (deleted.length > 0) return 'removed';
-    const [exists] = await tx
-      .select({ id: staffPasskeys.credentialId })
-      .from(staffPasskeys)
-      .where(and(eq(staffPasskeys.credentialId, credentialId), eq(staffPasskeys.staffUserId, userId)));
-    return exists === undefined ? 'not-found' : 'last-factor';
-  });
 }
