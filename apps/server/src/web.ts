@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Config } from './config.ts';
+import { escapeHtml } from './services/html.ts';
 
 export function appConfigOf(config: Config): AppConfig {
   return appConfigSchema.parse({
@@ -37,18 +38,6 @@ export interface PageOrganization {
 
 /** The organization of a (lower-case) subdomain, or null for a host no organization uses. */
 export type OrganizationOfSubdomain = (subdomain: string) => Promise<PageOrganization | null>;
-
-const htmlEscapes: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => htmlEscapes[character] ?? character);
-}
 
 /**
  * The organization's name in the page's `<title>` and the header's name, so the first paint of a

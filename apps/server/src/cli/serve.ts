@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import pinoPretty from 'pino-pretty';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/index.ts';
@@ -47,8 +46,12 @@ function textSink(write: (text: string) => void): Writable {
   });
 }
 
-/** Lines for a person at a terminal: one readable line each, without the process's id and host. */
-function prettyLogOutput() {
+/**
+ * Lines for a person at a terminal: one readable line each, without the process's id and host.
+ * Its library is loaded only here, so a server that logs JSON never holds it.
+ */
+async function prettyLogOutput() {
+  const { default: pinoPretty } = await import('pino-pretty');
   const output = pinoPretty({
     colorize: process.stdout.isTTY === true,
     sync: true,
@@ -74,7 +77,7 @@ export async function serve(configured: Config): Promise<number> {
   const config: Config = { ...configured, logFormat };
   const buffered = logFormat === 'json' ? bufferedLogOutput() : undefined;
   const logOutput =
-    buffered === undefined ? prettyLogOutput() : { stream: buffered, flush: () => buffered.flush() };
+    buffered === undefined ? await prettyLogOutput() : { stream: buffered, flush: () => buffered.flush() };
   const pepper = resolvePepper(config);
   const database = await openDatabase(config);
   let app: Awaited<ReturnType<typeof buildApp>>;

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { StatementPart } from '../db/sql.ts';
@@ -14,6 +14,7 @@ import {
   unsentMailBacklog,
 } from '../stores/mail-outbox.ts';
 import type { AuditLog } from './audit.ts';
+import { escapeHtml } from './html.ts';
 
 export interface OutgoingMail {
   from: string;
@@ -36,19 +37,26 @@ export interface Mailer {
  */
 export const sendLimitMs = (smtpTimeoutMs: number) => 3 * smtpTimeoutMs;
 
+/** nodemailer is loaded with the first mail, so an instance without SMTP never holds it in memory. */
 export function createSmtpMailer(smtpUrl: string, smtpTimeoutMs: number): Mailer {
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: smtpTimeoutMs,
-    greetingTimeout: smtpTimeoutMs,
-    socketTimeout: smtpTimeoutMs,
-  });
+  let transport: Promise<Transporter> | undefined;
+  const transportOnce = () => {
+    transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: smtpUrl,
+        connectionTimeout: smtpTimeoutMs,
+        greetingTimeout: smtpTimeoutMs,
+        socketTimeout: smtpTimeoutMs,
+      }),
+    );
+    return transport;
+  };
   const limitMs = sendLimitMs(smtpTimeoutMs);
   return {
     async send(mail) {
       const deadline = AbortSignal.timeout(limitMs);
       try {
-        await transport.sendMail({
+        await (await transportOnce()).sendMail({
           from: mail.from,
           to: mail.to,
           subject: mail.subject,
@@ -138,9 +146,6 @@ export const mailTexts = {
     'This email was sent because you asked for it, and such emails still come after you unsubscribe. To stop the other emails we send to this address, open this link:',
   optOutHtml: 'Unsubscribe from our other emails',
 } as const;
-
-const escapeHtml = (value: string) =>
-  value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 /** Mails sent at once by one instance: a server that hangs holds up only the mails it holds. */
 export const mailsInFlight = 4;
