@@ -1,11 +1,14 @@
-import { type InputHTMLAttributes, type ReactNode, useId, useState } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type Ref, useId, useState } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 
 export interface FormFieldProps
   extends Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'onChange' | 'onBlur' | 'ref'> {
   label: string;
-  /** react-hook-form's registration, or only the name for a form that reads its fields on submission. */
-  registration: UseFormRegisterReturn | { name: string };
+  /**
+   * react-hook-form's registration, or the name (and a ref, to focus the field) for a form that
+   * reads its fields on submission.
+   */
+  registration: UseFormRegisterReturn | { name: string; ref?: Ref<HTMLInputElement> };
   /** The message to show now; the form decides when (after submission on sign-in forms). */
   error?: string | undefined;
   hint?: ReactNode;

@@ -1,12 +1,13 @@
 import { isApiError } from '@entry/client';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
 import { consumerStartPath } from '../../lib/pending-verification.ts';
 import { usePortalServices } from '../../lib/session/portal-api.ts';
 import { commonRefusalMessage, waitInWords, waitOf } from '../../lib/session/sign-in-errors.ts';
-import { digitsCheck, useCheckedForm } from '../../lib/session/use-checked-form.ts';
+import { useAction } from '../../lib/session/use-action.ts';
+import { digitsCheck, useCheckedForm, useFocusWhen } from '../../lib/session/use-checked-form.ts';
 import { useSession } from '../../lib/session/use-session.ts';
 import { consumerMessages } from './consumer-messages.ts';
 import { landingPath } from './landing.ts';
@@ -57,6 +58,18 @@ function codeRefusal(error: unknown): string {
   return commonRefusalMessage(error);
 }
 
+/** How long a refused resend must wait, where the server said (a 429's Retry-After). */
+function resendWaitOf(error: unknown): number | undefined {
+  return isApiError(error) && error.status === 429 ? error.retryAfterSeconds : undefined;
+}
+
+function resendRefusal(error: unknown): string {
+  const waitSeconds = resendWaitOf(error);
+  return waitSeconds === undefined
+    ? codeRefusal(error)
+    : consumerMessages.noCodeNowFor(waitInWords(waitSeconds));
+}
+
 /** `/c/mfa`: the 6-digit code mailed after a verification, with a resend once a minute. */
 export function MfaPage() {
   const { api: apiOf, storage } = usePortalServices();
@@ -65,65 +78,50 @@ export function MfaPage() {
   const session = useSession('consumer');
   const [resendAvailableAt, setResendAvailableAt] = useState(() => Date.now() + resendCooldownMs);
   const secondsLeft = useSecondsUntil(resendAvailableAt);
-  const [refusal, setRefusal] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [resending, setResending] = useState(false);
   const form = useCheckedForm(codeChecks);
-  const formRef = useRef<HTMLFormElement>(null);
-  const hasForm = session.state.token !== '' && session.state.restricted && !session.state.expired;
-
+  const resending = useAction(form.setRefusal);
   // The code is all this page asks for: the field takes the focus, so the person can type at once.
-  useEffect(() => {
-    if (!hasForm) return;
-    const field = formRef.current?.elements.namedItem('mfaCode');
-    if (field instanceof HTMLInputElement) field.focus();
-  }, [hasForm]);
+  const codeFieldRef = useFocusWhen<HTMLInputElement>(true);
+  const hasForm = session.state.token !== '' && session.state.restricted && !session.state.expired;
 
   if (!hasForm) {
     return <Navigate to={consumerStartPath(storage)} replace />;
   }
 
   const sendCode = form.onSubmitWith(async ({ mfaCode }) => {
-    try {
-      const result = await api.consumerAuth.mfaSignIn(mfaCode.trim());
-      navigate(landingPath(api.tokens, result.sessionGuid), { replace: true });
-    } catch (error) {
-      setRefusal(codeRefusal(error));
-    }
-  });
+    const result = await api.consumerAuth.mfaSignIn(mfaCode.trim());
+    navigate(landingPath(api.tokens, result.sessionGuid), { replace: true });
+  }, codeRefusal);
 
-  // Every new attempt starts without the previous one's message, so an old error never stays beside a new one.
+  // A new attempt starts without the previous one's notice, as it does without its refusal.
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    setRefusal(null);
     setNotice(null);
     return sendCode(event);
   };
 
-  async function resend() {
-    setResending(true);
-    setRefusal(null);
+  const resend = () => {
     setNotice(null);
-    try {
-      await api.consumerAuth.resendMfa();
+    return resending.run(async () => {
+      try {
+        await api.consumerAuth.resendMfa();
+      } catch (error) {
+        // A refused resend also waits a minute, or as long as the server asks.
+        setResendAvailableAt(Date.now() + Math.max(resendCooldownMs, (resendWaitOf(error) ?? 0) * 1000));
+        throw error;
+      }
       setNotice(consumerMessages.codeSent);
       setResendAvailableAt(Date.now() + resendCooldownMs);
-    } catch (error) {
-      const waitSeconds = isApiError(error) && error.status === 429 ? error.retryAfterSeconds : undefined;
-      if (waitSeconds !== undefined) setRefusal(consumerMessages.noCodeNowFor(waitInWords(waitSeconds)));
-      else setRefusal(codeRefusal(error));
-      setResendAvailableAt(Date.now() + Math.max(resendCooldownMs, (waitSeconds ?? 0) * 1000));
-    } finally {
-      setResending(false);
-    }
-  }
+    }, resendRefusal);
+  };
 
   return (
     <AuthCard title="Enter your code">
       <p>
         We have sent a 6-digit code to the e-mail address we have on file for you. It works for 10 minutes.
       </p>
-      <form ref={formRef} noValidate onSubmit={onSubmit} onChange={form.onChange}>
-        {refusal !== null && <FormAlert>{refusal}</FormAlert>}
+      <form noValidate onSubmit={onSubmit} onChange={form.onChange}>
+        {form.refusal !== null && <FormAlert>{form.refusal}</FormAlert>}
         {notice !== null && (
           <p className="notice form-alert" role="status">
             {notice}
@@ -136,7 +134,7 @@ export function MfaPage() {
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={6}
-          registration={{ name: 'mfaCode' }}
+          registration={{ name: 'mfaCode', ref: codeFieldRef }}
           error={form.errors.mfaCode}
         />
         <button
@@ -152,7 +150,7 @@ export function MfaPage() {
         <button
           type="button"
           className="button button--secondary"
-          disabled={secondsLeft > 0 || resending}
+          disabled={secondsLeft > 0 || resending.busy}
           onClick={resend}
         >
           Send a new code

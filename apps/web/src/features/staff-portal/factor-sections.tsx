@@ -1,8 +1,9 @@
 import type { PasskeySummaryResult, SecondFactorsApi, SecondFactorsResult } from '@entry/client';
 import { type EnrolmentResult, passkeyNameMaxLength, type TotpEnrolment } from '@entry/domain';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
-import { type FieldCheck, useCheckedForm } from '../../lib/session/use-checked-form.ts';
+import { useAction } from '../../lib/session/use-action.ts';
+import { type FieldCheck, useCheckedForm, useFocusWhen } from '../../lib/session/use-checked-form.ts';
 import { browserHasPasskeys, createPasskey } from './passkey-ceremony.ts';
 import { secondFactorRefusal } from './second-factor-errors.ts';
 import { secondFactorMessages } from './second-factor-messages.ts';
@@ -31,14 +32,7 @@ const passkeyNameCheck: FieldCheck<'name'> = (value) => {
 };
 const passkeyNameChecks = { name: passkeyNameCheck };
 
-/** Focuses `ref`'s element when `when` turns true (a form or question that has just opened). */
-function useFocusWhen<T extends HTMLElement>(when: boolean) {
-  const ref = useRef<T>(null);
-  useEffect(() => {
-    if (when) ref.current?.focus();
-  }, [when]);
-  return ref;
-}
+const totpRefusal = (error: unknown) => secondFactorRefusal(error, 'totp');
 
 /** A question before a change that cannot be undone; the safe answer takes the focus. */
 function Confirm({
@@ -84,36 +78,30 @@ function Confirm({
   );
 }
 
-/** A button whose change waits for a yes to its question; the button has the focus back after a no. */
+/**
+ * A button whose change waits for a yes to its question; the button has the focus back once the
+ * question is answered. `onConfirm` is an action's run (`busy` is that action's): it shows its own refusal.
+ */
 function AskFirst({
   label,
   question,
   confirmLabel,
+  busy,
   onConfirm,
 }: {
   label: string;
   question: string;
   confirmLabel: string;
+  busy: boolean;
   onConfirm: () => Promise<void>;
 }) {
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const openRef = useRef<HTMLButtonElement>(null);
-  const wasAsking = useRef(false);
-
-  useEffect(() => {
-    if (!asking && wasAsking.current) openRef.current?.focus();
-    wasAsking.current = asking;
-  }, [asking]);
+  const [asked, setAsked] = useState(false);
+  const openRef = useFocusWhen<HTMLButtonElement>(asked);
 
   async function confirm() {
-    setBusy(true);
-    try {
-      await onConfirm();
-    } finally {
-      setBusy(false);
-      setAsking(false);
-    }
+    await onConfirm();
+    setAsking(false);
   }
 
   if (asking) {
@@ -133,7 +121,10 @@ function AskFirst({
         ref={openRef}
         type="button"
         className="button button--secondary"
-        onClick={() => setAsking(true)}
+        onClick={() => {
+          setAsking(true);
+          setAsked(true);
+        }}
       >
         {label}
       </button>
@@ -151,53 +142,34 @@ function PasskeyItem({
   passkey: PasskeySummaryResult;
 } & Pick<SectionProps, 'secondFactors' | 'withStepUp' | 'onChanged'>) {
   const [mode, setMode] = useState<'view' | 'rename' | 'remove'>('view');
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // Once renaming or removing has been opened, the Rename button has the focus back when it closes.
+  const [opened, setOpened] = useState(false);
   const form = useCheckedForm(passkeyNameChecks);
-  const renameRef = useRef<HTMLButtonElement>(null);
-  const formRef = useRef<HTMLFormElement>(null);
-  const wasOpen = useRef(false);
+  const removing = useAction(form.setRefusal);
+  const renameRef = useFocusWhen<HTMLButtonElement>(opened);
+  const nameFieldRef = useFocusWhen<HTMLInputElement>(true);
 
-  useEffect(() => {
-    if (mode === 'rename') {
-      const field = formRef.current?.elements.namedItem('name');
-      if (field instanceof HTMLInputElement) field.focus();
-    } else if (mode === 'view' && wasOpen.current) {
-      renameRef.current?.focus();
-    }
-    wasOpen.current = mode !== 'view';
-  }, [mode]);
+  const open = (next: 'rename' | 'remove') => {
+    setMode(next);
+    setOpened(true);
+  };
 
   const rename = form.onSubmitWith(async ({ name }) => {
-    try {
-      const outcome = await withStepUp(() =>
-        secondFactors.renamePasskey(passkey.id, { name: name.trim() }, { explainedByPage: true }),
-      );
-      if (!outcome.done) return;
-    } catch (error) {
-      setRefusal(secondFactorRefusal(error));
-      return;
-    }
+    const outcome = await withStepUp(() =>
+      secondFactors.renamePasskey(passkey.id, { name: name.trim() }, { explainedByPage: true }),
+    );
+    if (!outcome.done) return;
     setMode('view');
     onChanged(`The passkey is now named ${name.trim()}.`);
-  });
+  }, secondFactorRefusal);
 
-  async function remove() {
-    setRefusal(null);
-    setBusy(true);
-    try {
+  const remove = () =>
+    removing.run(async () => {
       const outcome = await withStepUp(() =>
         secondFactors.removePasskey(passkey.id, { explainedByPage: true }),
       );
-      setBusy(false);
-      if (!outcome.done) return;
-    } catch (error) {
-      setBusy(false);
-      setRefusal(secondFactorRefusal(error));
-      return;
-    }
-    onChanged(`The passkey ${passkey.name} is removed.`);
-  }
+      if (outcome.done) onChanged(`The passkey ${passkey.name} is removed.`);
+    }, secondFactorRefusal);
 
   return (
     <li className="factor-list__item">
@@ -209,7 +181,7 @@ function PasskeyItem({
           : `Last used ${dateFormat.format(passkey.lastUsedAt)}.`}
         {passkey.backedUp ? ' Synced to your other devices.' : ''}
       </p>
-      {refusal !== null && <FormAlert>{refusal}</FormAlert>}
+      {form.refusal !== null && <FormAlert>{form.refusal}</FormAlert>}
       {mode === 'view' && (
         <div className="portal-actions">
           <button
@@ -217,7 +189,7 @@ function PasskeyItem({
             type="button"
             className="button button--secondary"
             aria-label={`Rename ${passkey.name}`}
-            onClick={() => setMode('rename')}
+            onClick={() => open('rename')}
           >
             Rename
           </button>
@@ -225,29 +197,21 @@ function PasskeyItem({
             type="button"
             className="button button--secondary"
             aria-label={`Remove ${passkey.name}`}
-            onClick={() => setMode('remove')}
+            onClick={() => open('remove')}
           >
             Remove
           </button>
         </div>
       )}
       {mode === 'rename' && (
-        <form
-          ref={formRef}
-          noValidate
-          onSubmit={(event: FormEvent<HTMLFormElement>) => {
-            setRefusal(null);
-            return rename(event);
-          }}
-          onChange={form.onChange}
-        >
+        <form noValidate onSubmit={rename} onChange={form.onChange}>
           <FormField
             label={`New name for ${passkey.name}`}
             type="text"
             autoComplete="off"
             maxLength={passkeyNameMaxLength}
             defaultValue={passkey.name}
-            registration={{ name: 'name' }}
+            registration={{ name: 'name', ref: nameFieldRef }}
             error={form.errors.name}
           />
           <div className="portal-actions">
@@ -264,7 +228,7 @@ function PasskeyItem({
         <Confirm
           question={`Remove the passkey ${passkey.name}? You can no longer sign in with it.`}
           confirmLabel="Remove the passkey"
-          busy={busy}
+          busy={removing.busy}
           onConfirm={remove}
           onCancel={() => setMode('view')}
         />
@@ -283,12 +247,10 @@ export function PasskeysSection({
   onChanged,
 }: SectionProps) {
   const form = useCheckedForm(passkeyNameChecks);
-  const [refusal, setRefusal] = useState<string | null>(null);
   const supported = browserHasPasskeys();
 
-  const add = form.onSubmitWith(async ({ name }) => {
-    let result: EnrolmentResult;
-    try {
+  const add = form.onSubmitWith(
+    async ({ name }) => {
       const outcome = await withStepUp(async () => {
         const { challengeId, options } = await secondFactors.passkeyRegistrationOptions({
           explainedByPage: true,
@@ -299,14 +261,10 @@ export function PasskeysSection({
           { explainedByPage: true },
         );
       });
-      if (!outcome.done) return;
-      result = outcome.value;
-    } catch (error) {
-      setRefusal(secondFactorRefusal(error, 'passkey'));
-      return;
-    }
-    onAdded(result, `The passkey ${name.trim()} is added.`);
-  });
+      if (outcome.done) onAdded(outcome.value, `The passkey ${name.trim()} is added.`);
+    },
+    (error) => secondFactorRefusal(error, 'passkey'),
+  );
 
   return (
     <section className="factor-section" aria-labelledby="passkeys-title">
@@ -331,15 +289,8 @@ export function PasskeysSection({
         </ul>
       )}
       {canAdd && supported && (
-        <form
-          noValidate
-          onSubmit={(event: FormEvent<HTMLFormElement>) => {
-            setRefusal(null);
-            return add(event);
-          }}
-          onChange={form.onChange}
-        >
-          {refusal !== null && <FormAlert>{refusal}</FormAlert>}
+        <form noValidate onSubmit={add} onChange={form.onChange}>
+          {form.refusal !== null && <FormAlert>{form.refusal}</FormAlert>}
           <FormField
             label="Name for a new passkey"
             hint="To tell your passkeys apart, such as Work laptop or Phone."
@@ -368,41 +319,29 @@ export function AuthenticatorSection({
   onAdded,
   onChanged,
 }: SectionProps) {
-  const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const startRef = useRef<HTMLButtonElement>(null);
-
-  async function run(action: () => Promise<void>) {
-    setRefusal(null);
-    setBusy(true);
-    try {
-      await action();
-    } catch (error) {
-      setRefusal(secondFactorRefusal(error, 'totp'));
-    } finally {
-      setBusy(false);
-    }
-  }
+  // 'canceled' after a set-up was canceled: the start button is back, and has the focus back.
+  const [enrolment, setEnrolment] = useState<TotpEnrolment | 'canceled' | null>(null);
+  const changing = useAction();
+  const startRef = useFocusWhen<HTMLButtonElement>(enrolment === 'canceled');
 
   const start = () =>
-    run(async () => {
+    changing.run(async () => {
       const outcome = await withStepUp(() => secondFactors.addTotp({ explainedByPage: true }));
       if (outcome.done) setEnrolment(outcome.value);
-    });
+    }, totpRefusal);
 
   const remove = () =>
-    run(async () => {
+    changing.run(async () => {
       const outcome = await withStepUp(() => secondFactors.removeTotp({ explainedByPage: true }));
       if (outcome.done) onChanged('The authenticator app is removed.');
-    });
+    }, totpRefusal);
 
   return (
     <section className="factor-section" aria-labelledby="authenticator-title">
       <h2 id="authenticator-title" className="section-title">
         Authenticator app
       </h2>
-      {refusal !== null && <FormAlert>{refusal}</FormAlert>}
+      {changing.refusal !== null && <FormAlert>{changing.refusal}</FormAlert>}
       {factors.totp.enrolled ? (
         <>
           <p>An authenticator app is set up: it shows a new 6-digit code every 30 seconds.</p>
@@ -410,10 +349,11 @@ export function AuthenticatorSection({
             label="Remove the authenticator app"
             question="Remove the authenticator app? Its codes will no longer work."
             confirmLabel="Remove the app"
+            busy={changing.busy}
             onConfirm={remove}
           />
         </>
-      ) : enrolment !== null ? (
+      ) : enrolment !== null && enrolment !== 'canceled' ? (
         <TotpSetup
           enrolment={enrolment}
           confirm={(code) => withStepUp(() => secondFactors.confirmTotp({ code }, { explainedByPage: true }))}
@@ -421,10 +361,7 @@ export function AuthenticatorSection({
             setEnrolment(null);
             onAdded(result, 'The authenticator app is set up.');
           }}
-          onCancel={() => {
-            setEnrolment(null);
-            requestAnimationFrame(() => startRef.current?.focus());
-          }}
+          onCancel={() => setEnrolment('canceled')}
         />
       ) : (
         <>
@@ -437,8 +374,8 @@ export function AuthenticatorSection({
                 ref={startRef}
                 type="button"
                 className="button"
-                disabled={busy}
-                aria-busy={busy}
+                disabled={changing.busy}
+                aria-busy={changing.busy}
                 onClick={start}
               >
                 Set up an authenticator app
@@ -458,27 +395,23 @@ export function RecoveryCodesSection({
   withStepUp,
   onCodes,
 }: Pick<SectionProps, 'factors' | 'secondFactors' | 'withStepUp'> & { onCodes(codes: string[]): void }) {
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const regenerating = useAction();
   const left = factors.recoveryCodesLeft;
 
-  async function regenerate() {
-    setRefusal(null);
-    try {
+  const regenerate = () =>
+    regenerating.run(async () => {
       const outcome = await withStepUp(() =>
         secondFactors.regenerateRecoveryCodes({ explainedByPage: true }),
       );
       if (outcome.done) onCodes(outcome.value.recoveryCodes);
-    } catch (error) {
-      setRefusal(secondFactorRefusal(error));
-    }
-  }
+    }, secondFactorRefusal);
 
   return (
     <section className="factor-section" aria-labelledby="recovery-title">
       <h2 id="recovery-title" className="section-title">
         Recovery codes
       </h2>
-      {refusal !== null && <FormAlert>{refusal}</FormAlert>}
+      {regenerating.refusal !== null && <FormAlert>{regenerating.refusal}</FormAlert>}
       <p data-testid="recovery-codes-left">
         {left === 1 ? '1 recovery code is left.' : `${left} recovery codes are left.`}
         {left <= 3 ? ' Get new ones before you run out.' : ''}
@@ -487,6 +420,7 @@ export function RecoveryCodesSection({
         label="Get new recovery codes"
         question="Get new recovery codes? The codes you have now will stop working."
         confirmLabel="Get new codes"
+        busy={regenerating.busy}
         onConfirm={regenerate}
       />
     </section>

@@ -1,5 +1,6 @@
 import { productName } from '@entry/domain';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useFocusWhen } from '../../lib/session/use-checked-form.ts';
 
 /**
  * Recovery codes, shown once (the server keeps only their hashes): copy, download, and go on only
@@ -14,17 +15,13 @@ export function RecoveryCodesPanel({
   onSaved: () => void;
   continueLabel?: string;
 }) {
-  const headingRef = useRef<HTMLHeadingElement>(null);
+  const headingRef = useFocusWhen<HTMLHeadingElement>(true);
   const [copied, setCopied] = useState<string | null>(null);
   const text = codes.join('\n');
   const download = useMemo(
     () => `data:text/plain;charset=utf-8,${encodeURIComponent(`${productName} recovery codes\n\n${text}\n`)}`,
     [text],
   );
-
-  useEffect(() => {
-    headingRef.current?.focus();
-  }, []);
 
   async function copy() {
     try {

@@ -1,7 +1,13 @@
 import type { SecondFactorsResult } from '@entry/client';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
-import { digitsCheck, type FieldCheck, useCheckedForm } from '../../lib/session/use-checked-form.ts';
+import { useAction } from '../../lib/session/use-action.ts';
+import {
+  digitsCheck,
+  type FieldCheck,
+  useCheckedForm,
+  useFocusWhen,
+} from '../../lib/session/use-checked-form.ts';
 import { browserHasPasskeys } from './passkey-ceremony.ts';
 import { signInWithPasskey } from './passkey-sign-in.ts';
 import { secondFactorRefusal } from './second-factor-errors.ts';
@@ -47,32 +53,19 @@ function CodeForm({
 }) {
   const secondFactors = useSecondFactors(scope);
   const form = useCheckedForm({ code: codeChecks[method] });
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
+  const fieldRef = useFocusWhen<HTMLInputElement>(focusOnShow);
 
-  useEffect(() => {
-    if (!focusOnShow) return;
-    const field = formRef.current?.elements.namedItem('code');
-    if (field instanceof HTMLInputElement) field.focus();
-  }, [focusOnShow]);
-
-  const send = form.onSubmitWith(async ({ code }) => {
-    try {
+  const onSubmit = form.onSubmitWith(
+    async ({ code }) => {
       await secondFactors.signIn({ method, code: code.trim() });
-    } catch (error) {
-      setRefusal(secondFactorRefusal(error, method));
-      return;
-    }
-    onConfirmed();
-  });
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    setRefusal(null);
-    return send(event);
-  };
+      onConfirmed();
+    },
+    (error) => secondFactorRefusal(error, method),
+  );
 
   return (
-    <form ref={formRef} noValidate onSubmit={onSubmit} onChange={form.onChange}>
-      {refusal !== null && <FormAlert>{refusal}</FormAlert>}
+    <form noValidate onSubmit={onSubmit} onChange={form.onChange}>
+      {form.refusal !== null && <FormAlert>{form.refusal}</FormAlert>}
       <FormField
         label={method === 'totp' ? 'Authenticator code' : 'Recovery code'}
         hint={methodHints[method]}
@@ -83,7 +76,7 @@ function CodeForm({
         autoCapitalize="none"
         spellCheck={false}
         maxLength={method === 'totp' ? 6 : 64}
-        registration={{ name: 'code' }}
+        registration={{ name: 'code', ref: fieldRef }}
         error={form.errors.code}
       />
       <button
@@ -109,38 +102,28 @@ function PasskeyStep({
   onConfirmed: () => void;
 }) {
   const secondFactors = useSecondFactors(scope);
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const buttonRef = useRef<HTMLButtonElement>(null);
+  const confirming = useAction();
+  const buttonRef = useFocusWhen<HTMLButtonElement>(focusOnShow);
 
-  useEffect(() => {
-    if (focusOnShow) buttonRef.current?.focus();
-  }, [focusOnShow]);
-
-  async function confirm() {
-    setRefusal(null);
-    setBusy(true);
-    try {
-      await signInWithPasskey(secondFactors, false);
-    } catch (error) {
-      setRefusal(secondFactorRefusal(error, 'passkey'));
-      setBusy(false);
-      return;
-    }
-    setBusy(false);
-    onConfirmed();
-  }
+  const confirm = () =>
+    confirming.run(
+      async () => {
+        await signInWithPasskey(secondFactors, false);
+        onConfirmed();
+      },
+      (error) => secondFactorRefusal(error, 'passkey'),
+    );
 
   return (
     <div>
-      {refusal !== null && <FormAlert>{refusal}</FormAlert>}
+      {confirming.refusal !== null && <FormAlert>{confirming.refusal}</FormAlert>}
       <p className="muted">{methodHints.passkey}</p>
       <button
         ref={buttonRef}
         type="button"
         className="button button--block"
-        disabled={busy}
-        aria-busy={busy}
+        disabled={confirming.busy}
+        aria-busy={confirming.busy}
         onClick={confirm}
       >
         Use your passkey

@@ -261,3 +261,38 @@ describe('SecurityPage, managing the factors of a full session', () => {
     expect(screen.queryByRole('button', { name: 'Add a passkey' })).toBeNull();
   });
 });
+
+describe('SecurityPage, where the focus goes once something closes', () => {
+  const laptop = passkeyBody('cred-1', 'Laptop');
+  const button = (name: string) => screen.getByRole('button', { name });
+
+  it('takes none on arrival, and gives it back to the button that opened a set-up, a question or a rename', async () => {
+    storeSession('admin');
+    renderPage({
+      [factorsRoute]: { status: 200, body: factorsBody({ passkeys: [laptop], recoveryCodesLeft: 9 }) },
+      [`POST ${base}/second-factors/totp`]: { status: 200, body: totpEnrolment },
+    });
+    await screen.findByRole('button', { name: 'Set up an authenticator app' });
+    expect(document.activeElement).toBe(document.body);
+
+    await userEvent.click(button('Set up an authenticator app'));
+    await screen.findByLabelText('Code from the app');
+    await userEvent.click(button('Cancel'));
+    await waitFor(() => expect(document.activeElement).toBe(button('Set up an authenticator app')));
+
+    await userEvent.click(button('Get new recovery codes'));
+    expect(document.activeElement).toBe(button('Cancel'));
+    await userEvent.click(button('Cancel'));
+    expect(document.activeElement).toBe(button('Get new recovery codes'));
+
+    await userEvent.click(button('Rename Laptop'));
+    expect(document.activeElement).toBe(screen.getByLabelText('New name for Laptop'));
+    await userEvent.click(button('Cancel'));
+    expect(document.activeElement).toBe(button('Rename Laptop'));
+
+    await userEvent.click(button('Remove Laptop'));
+    expect(document.activeElement).toBe(button('Cancel'));
+    await userEvent.click(button('Cancel'));
+    expect(document.activeElement).toBe(button('Rename Laptop'));
+  });
+});

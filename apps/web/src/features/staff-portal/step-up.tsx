@@ -1,4 +1,5 @@
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useState } from 'react';
+import { useFocusWhen } from '../../lib/session/use-checked-form.ts';
 import { FactorsView } from './factors-view.tsx';
 import { isStepUpRequired } from './second-factor-errors.ts';
 import { secondFactorMessages } from './second-factor-messages.ts';
@@ -24,11 +25,7 @@ function StepUpPrompt({
   onCancel: () => void;
 }) {
   const { state, reload } = useFactors(scope, true);
-  const headingRef = useRef<HTMLHeadingElement>(null);
-
-  useEffect(() => {
-    headingRef.current?.focus();
-  }, []);
+  const headingRef = useFocusWhen<HTMLHeadingElement>(true);
 
   return (
     <section className="step-up" aria-labelledby="step-up-title">

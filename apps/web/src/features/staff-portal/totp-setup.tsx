@@ -1,7 +1,6 @@
 import type { EnrolmentResult, TotpEnrolment } from '@entry/domain';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
-import { digitsCheck, useCheckedForm } from '../../lib/session/use-checked-form.ts';
+import { digitsCheck, useCheckedForm, useFocusWhen } from '../../lib/session/use-checked-form.ts';
 import { secondFactorRefusal } from './second-factor-errors.ts';
 import { secondFactorMessages } from './second-factor-messages.ts';
 import type { StepUpOutcome } from './step-up.tsx';
@@ -35,26 +34,15 @@ export function TotpSetup({
   onCancel: () => void;
 }) {
   const form = useCheckedForm(codeChecks);
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
+  const fieldRef = useFocusWhen<HTMLInputElement>(true);
 
-  useEffect(() => {
-    const field = formRef.current?.elements.namedItem('code');
-    if (field instanceof HTMLInputElement) field.focus();
-  }, []);
-
-  const send = form.onSubmitWith(async ({ code }) => {
-    try {
+  const onSubmit = form.onSubmitWith(
+    async ({ code }) => {
       const outcome = await confirm(code.trim());
       if (outcome.done) onConfirmed(outcome.value);
-    } catch (error) {
-      setRefusal(secondFactorRefusal(error, 'totp'));
-    }
-  });
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    setRefusal(null);
-    return send(event);
-  };
+    },
+    (error) => secondFactorRefusal(error, 'totp'),
+  );
 
   return (
     <div className="totp-setup">
@@ -76,8 +64,8 @@ export function TotpSetup({
           {grouped(enrolment.secret)}
         </code>
       </p>
-      <form ref={formRef} noValidate onSubmit={onSubmit} onChange={form.onChange}>
-        {refusal !== null && <FormAlert>{refusal}</FormAlert>}
+      <form noValidate onSubmit={onSubmit} onChange={form.onChange}>
+        {form.refusal !== null && <FormAlert>{form.refusal}</FormAlert>}
         <FormField
           label="Code from the app"
           className="field__input code-input"
@@ -85,7 +73,7 @@ export function TotpSetup({
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={6}
-          registration={{ name: 'code' }}
+          registration={{ name: 'code', ref: fieldRef }}
           error={form.errors.code}
         />
         <div className="portal-actions">

@@ -1,5 +1,6 @@
 import { validators } from '@entry/domain';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type RefCallback, useCallback, useState } from 'react';
+import { type RefusalOf, useAction } from './use-action.ts';
 
 /** A field's check: its message, or null when the value is acceptable. */
 export type FieldCheck<Name extends string> = (value: string, values: Record<Name, string>) => string | null;
@@ -35,14 +36,16 @@ function controlOf(form: HTMLFormElement, name: string): FormControl | null {
 
 /**
  * Uncontrolled fields checked on submission, then on every change (the stricter display of spec
- * section 5); the first field in error takes the focus. The consumer pages use it instead of
+ * section 5); the first field in error takes the focus. A refused submission's message, in
+ * `refusalOf`'s words, is the form's `refusal` until the next submission; a button of the form
+ * shows its own there through `useAction(form.setRefusal)`. The consumer pages use it instead of
  * react-hook-form, which would be the verification page's largest script (DESIGN.md section 8).
  */
 export function useCheckedForm<Name extends string>(checks: Record<Name, FieldCheck<Name>>) {
   const names = Object.keys(checks) as Name[];
   const [errors, setErrors] = useState<Partial<Record<Name, string>>>({});
   const [submitted, setSubmitted] = useState(false);
-  const [submitting, setSubmitting] = useState(false);
+  const submission = useAction();
 
   function read(form: HTMLFormElement) {
     const values = Object.fromEntries(
@@ -60,10 +63,12 @@ export function useCheckedForm<Name extends string>(checks: Record<Name, FieldCh
     if (submitted) setErrors(read(event.currentTarget).found);
   }
 
-  function onSubmitWith(send: (values: Record<Name, string>) => Promise<void>) {
+  function onSubmitWith(send: (values: Record<Name, string>) => Promise<void>, refusalOf?: RefusalOf) {
     return async (event: FormEvent<HTMLFormElement>) => {
       event.preventDefault();
       const form = event.currentTarget;
+      // Every submission starts without the previous refusal, so an old one never stays beside new errors.
+      submission.setRefusal(null);
       const { values, found } = read(form);
       setSubmitted(true);
       setErrors(found);
@@ -72,14 +77,31 @@ export function useCheckedForm<Name extends string>(checks: Record<Name, FieldCh
         controlOf(form, firstInvalid)?.focus();
         return;
       }
-      setSubmitting(true);
-      try {
-        await send(values);
-      } finally {
-        setSubmitting(false);
-      }
+      await submission.run(() => send(values), refusalOf);
     };
   }
 
-  return { errors, submitting, onChange, onSubmitWith };
+  return {
+    errors,
+    submitting: submission.busy,
+    refusal: submission.refusal,
+    setRefusal: submission.setRefusal,
+    onChange,
+    onSubmitWith,
+  };
+}
+
+/**
+ * A ref that focuses its element when the element appears while `when` holds, or when `when`
+ * turns true while it is shown: the field of a form that has just opened, the safe answer of a
+ * question, or the button back in place once what it opened has closed. It lives with the form
+ * hook because a module of its own would be a chunk of its own, whose name alone grows the entry.
+ */
+export function useFocusWhen<T extends HTMLElement>(when: boolean): RefCallback<T> {
+  return useCallback(
+    (element: T | null) => {
+      if (when) element?.focus();
+    },
+    [when],
+  );
 }
