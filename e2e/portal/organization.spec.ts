@@ -137,7 +137,10 @@ test.describe('the organization on its pages, on a phone', () => {
     await expectNoAxeViolations();
   });
 
-  test('a locked link opened again shows the lock before anyone types', async ({ page, portal }) => {
+  test('a locked link reloaded or opened again shows the lock before anyone types', async ({
+    page,
+    portal,
+  }) => {
     const link = await portal.createLink('PostalCode');
     const wrong = link.answers.postalCode === '11111' ? '22222' : '11111';
     await page.goto(`${portal.tenant()}/${link.guid}`);
@@ -145,6 +148,11 @@ test.describe('the organization on its pages, on a phone', () => {
       await answerZip(page, wrong);
       await expect(page.getByRole('alert')).toBeVisible();
     }
+    await expect(page.getByLabel('ZIP code')).toHaveCount(0);
+
+    // A reload of the locked page keeps the lock.
+    await page.reload();
+    await expect(page.getByRole('alert')).toContainText('Try again after');
     await expect(page.getByLabel('ZIP code')).toHaveCount(0);
 
     const reopened = await page.context().newPage();

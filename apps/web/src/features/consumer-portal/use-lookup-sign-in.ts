@@ -1,8 +1,8 @@
 import { isApiError } from '@entry/client';
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';
-import { forgetLink, type PendingVerification } from '../../lib/pending-verification.ts';
+import { forgetLink, type PendingVerification, rememberLink } from '../../lib/pending-verification.ts';
 import { usePortalServices } from '../../lib/session/portal-api.ts';
 import { commonRefusalMessage } from '../../lib/session/sign-in-errors.ts';
 import { consumerMessages } from './consumer-messages.ts';
@@ -91,14 +91,23 @@ function useLock(initialUntil: number | undefined) {
  * The verification step: a lookup sign-in, then the code step when the tenant asks for one, else
  * straight to the page the link targeted. An expired link goes to the expired-link page, and the
  * tab no longer leads back to it; a lock (the link's, as opened, or one the answers started)
- * replaces the form until it ends.
+ * replaces the form until it ends, and a lock the answers started stays with the link in this tab
+ * and its history entry, so a reload or a return shows it too.
  */
 export function useLookupSignIn(target: LookupTarget | null, pending: PendingVerification | null) {
   const services = usePortalServices();
   const api = services.api('consumer');
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const [refusal, setRefusal] = useState<string | null>(null);
   const [lock, setLock] = useLock(pending?.lockedUntil);
+
+  function keepLock(until: Date) {
+    if (pending === null) return;
+    const locked: PendingVerification = { ...pending, lockedUntil: until.getTime() };
+    rememberLink(services.storage, locked);
+    navigate(pathname, { replace: true, state: { pendingVerification: locked } });
+  }
 
   async function verify(answers: VerificationAnswers) {
     if (target === null) return;
@@ -115,8 +124,10 @@ export function useLookupSignIn(target: LookupTarget | null, pending: PendingVer
       if (outcome.kind === 'expired') {
         forgetLink(services.storage);
         navigate(paths.consumerPortal.expiredLink.href(), { replace: true });
-      } else if (outcome.kind === 'locked') setLock({ until: outcome.until });
-      else setRefusal(outcome.message);
+      } else if (outcome.kind === 'locked') {
+        setLock({ until: outcome.until });
+        if (outcome.until !== null) keepLock(outcome.until);
+      } else setRefusal(outcome.message);
     }
   }
 
