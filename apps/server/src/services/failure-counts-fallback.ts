@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import {
   type FailureCountStore,
   MemoryFailureCountStore,
@@ -124,12 +124,14 @@ export class FallbackFailureCountStore implements FailureCountStore {
 /**
  * Connects to Redis for the failure counts: commands time out quickly and are never queued while
  * it is away, so a request never waits on a Redis that cannot answer. Start-up waits briefly for
- * it; if it does not come, the counts start in memory and move to Redis once it answers.
+ * it; if it does not come, the counts start in memory and move to Redis once it answers. Its
+ * client library is loaded here, so an instance without Redis never holds it (decision record 029).
  */
 export async function connectFailureCounts(
   redisUrl: string,
   onChange: (reason: string | undefined) => void,
 ): Promise<{ store: FallbackFailureCountStore; close(): void }> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(redisUrl, {
     enableOfflineQueue: false,
     commandTimeout: redisCommandTimeoutMs,
