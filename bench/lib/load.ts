@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { sampleResidentMemory } from './processes.ts';
 
@@ -66,11 +67,18 @@ function asRequest(request: LoadRequest): autocannon.Request {
   };
 }
 
+/**
+ * How long a load's end is given to drain: autocannon stops with a request in flight on each
+ * connection, and the server still answers them. A password sign-in among them holds a place of
+ * the account's budget of ten, so a load started at once would find it spent and be refused.
+ */
+const drainMs = 1000;
+
 async function fire(url: string, request: LoadRequest, seconds: number): Promise<autocannon.Result> {
   // A list of one request: autocannon builds a connection's whole list as it opens it, and reads no
   // answer until all sixteen are open. The list of 100,000 that chained refreshes once used held the
   // first answers of every run back by about three seconds: the p99 of any run under 1,600 answers.
-  return autocannon({
+  const result = await autocannon({
     url,
     connections: request.connections ?? connections,
     pipelining: 1,
@@ -78,6 +86,8 @@ async function fire(url: string, request: LoadRequest, seconds: number): Promise
     timeout: 10,
     requests: [asRequest(request)],
   });
+  await sleep(drainMs);
+  return result;
 }
 
 /**
