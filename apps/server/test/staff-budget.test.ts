@@ -191,22 +191,26 @@ describe(`the staff account budget under parallel bursts (${databaseLabel})`, ()
     expect((await signIn('customer', user.username, rightPassword)).status).toBe(200);
   });
 
-  it('never refuses a right password while no more attempts are in flight than the budget', async () => {
-    const user = await newUser('admin');
-    // Ten clients, each sending its next sign-in as soon as the last is answered: at most ten are
-    // in flight at once, which the budget of ten lets through.
-    const refused: unknown[] = [];
-    await Promise.all(
-      Array.from({ length: 10 }, async (_, client) => {
-        for (let round = 0; round < 30; round += 1) {
-          const answer = await signIn('admin', user.username, rightPassword, sourceAddress(client));
-          if (answer.status !== 200) refused.push(answer.body);
-        }
-      }),
-    );
-    expect(refused).toEqual([]);
-    expect(await rowOf(user.id)).toMatchObject({ failedCount: 0, lockLevel: 0, lockedUntil: null });
-  }, burstTimeoutMs);
+  it(
+    'never refuses a right password while no more attempts are in flight than the budget',
+    async () => {
+      const user = await newUser('admin');
+      // Ten clients, each sending its next sign-in as soon as the last is answered: at most ten are
+      // in flight at once, which the budget of ten lets through.
+      const refused: unknown[] = [];
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, client) => {
+          for (let round = 0; round < 30; round += 1) {
+            const answer = await signIn('admin', user.username, rightPassword, sourceAddress(client));
+            if (answer.status !== 200) refused.push(answer.body);
+          }
+        }),
+      );
+      expect(refused).toEqual([]);
+      expect(await rowOf(user.id)).toMatchObject({ failedCount: 0, lockLevel: 0, lockedUntil: null });
+    },
+    burstTimeoutMs,
+  );
 
   it('starts the counts over after 24 quiet hours, and a burst then still gets only the ten judged', async () => {
     const user = await newUser('admin');

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { type StaffKind, staffPasskeys, staffUsers } from '../db/schema.ts';
 
