@@ -19,10 +19,11 @@ const confirmedTotpOf = (userId: number) =>
 const passkeyOf = (userId: number) =>
   sql`EXISTS (SELECT 1 FROM ${staffPasskeys} WHERE ${staffPasskeys.staffUserId} = ${userId})`;
 
-const anyFactorOf = (userId: number) => sql`(${confirmedTotpOf(userId)} OR ${passkeyOf(userId)})`;
-
 export async function hasSecondFactor(db: Database, userId: number): Promise<boolean> {
-  const [row] = await executeRows<{ found: boolean }>(db, sql`SELECT ${anyFactorOf(userId)} AS found`);
+  const [row] = await executeRows<{ found: boolean }>(
+    db,
+    sql`SELECT (${confirmedTotpOf(userId)} OR ${passkeyOf(userId)}) AS found`,
+  );
   return row?.found === true;
 }
 
@@ -119,9 +120,12 @@ export type RemovedFactor = { method: 'totp' } | { method: 'passkey'; credential
 
 export type FactorRemoval = 'removed' | 'not-found' | 'last-factor';
 
+/** Thrown inside a removal's transaction to undo it: the factor removed was the last one to keep. */
+class LastFactorKept extends Error {}
+
 /**
- * Removes one of the user's factors; with `keepOneFactor`, only while another remains. The
- * recovery codes go with the last factor: they stand in for a factor, never alone.
+ * Removes one of the user's factors. When none is left, `keepOneFactor` undoes the removal;
+ * otherwise the recovery codes go with the last factor: they stand in for a factor, never alone.
  */
 export async function removeFactor(
   db: Database,
@@ -129,42 +133,40 @@ export async function removeFactor(
   factor: RemovedFactor,
   keepOneFactor: boolean,
 ): Promise<FactorRemoval> {
-  return db.transaction(async (tx) => {
-    // The user's row orders removals that run at the same time, so two of them never both see
-    // the other factor and leave none.
-    await tx
-      .select({ id: staffUsers.id })
-      .from(staffUsers)
-      .where(eq(staffUsers.id, userId))
-      .for('no key update');
-    const ofFactor =
-      factor.method === 'totp'
-        ? { table: staffTotp, where: eq(staffTotp.staffUserId, userId), other: passkeyOf(userId) }
-        : {
-            table: staffPasskeys,
-            where: and(
-              eq(staffPasskeys.staffUserId, userId),
-              eq(staffPasskeys.credentialId, factor.credentialId),
-            ),
-            other: sql`(${confirmedTotpOf(userId)} OR EXISTS (SELECT 1 FROM ${staffPasskeys} other
-              WHERE other.staff_user_id = ${userId} AND other.credential_id <> ${factor.credentialId}))`,
-          };
-    const deleted = await tx
-      .delete(ofFactor.table)
-      .where(and(ofFactor.where, keepOneFactor ? ofFactor.other : undefined))
-      .returning({ userId: ofFactor.table.staffUserId });
-    if (deleted.length === 0) {
-      const [kept] = await tx
-        .select({ userId: ofFactor.table.staffUserId })
-        .from(ofFactor.table)
-        .where(ofFactor.where);
-      return kept === undefined ? 'not-found' : 'last-factor';
-    }
-    await tx
-      .delete(staffRecoveryCodes)
-      .where(and(eq(staffRecoveryCodes.staffUserId, userId), sql`NOT ${anyFactorOf(userId)}`));
-    return 'removed';
-  });
+  const removed =
+    factor.method === 'totp'
+      ? { table: staffTotp, where: eq(staffTotp.staffUserId, userId) }
+      : {
+          table: staffPasskeys,
+          where: and(
+            eq(staffPasskeys.staffUserId, userId),
+            eq(staffPasskeys.credentialId, factor.credentialId),
+          ),
+        };
+  try {
+    return await db.transaction(async (tx) => {
+      // The user's row orders removals that run at the same time, so two of them never both see
+      // the other factor and leave none.
+      await tx
+        .select({ id: staffUsers.id })
+        .from(staffUsers)
+        .where(eq(staffUsers.id, userId))
+        .for('no key update');
+      const deleted = await tx
+        .delete(removed.table)
+        .where(removed.where)
+        .returning({ userId: removed.table.staffUserId });
+      if (deleted.length === 0) return 'not-found';
+      if (!(await hasSecondFactor(tx, userId))) {
+        if (keepOneFactor) throw new LastFactorKept();
+        await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.staffUserId, userId));
+      }
+      return 'removed';
+    });
+  } catch (error) {
+    if (error instanceof LastFactorKept) return 'last-factor';
+    throw error;
+  }
 }
 
 /** Replaces the user's recovery codes by these hashes: the earlier ones stop working. */
