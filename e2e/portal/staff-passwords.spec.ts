@@ -1,4 +1,4 @@
-import { expect, signInAsStaff, test } from './support/portal-test.ts';
+import { expect, passSecondStep, signInAsStaff, test } from './support/portal-test.ts';
 
 const weakPassword = 'password1234';
 const strongPassword = () => `violet harbour ${Math.random().toString(36).slice(2, 8)} tractor`;
@@ -158,6 +158,38 @@ test.describe('password reset and change', () => {
       await page.getByRole('button', { name: 'Change the password' }).click();
       await expect(page).toHaveURL(`${portal.apps}/d/sign-in`);
       await signInAsStaff(page, portal, 'd', { username: customer.username, password: newPassword });
+    } finally {
+      await portal.setMaxPasswordAgeDays(null);
+    }
+  });
+
+  test('an expired password of a user with a second factor: the factor first, then the change page', async ({
+    page,
+    portal,
+    expectNoAxeViolations,
+  }) => {
+    await portal.setMaxPasswordAgeDays(90);
+    try {
+      const customer = await portal.createStaffUser('customer', { passwordAgeDays: 120, secondFactor: true });
+      await page.goto(`${portal.apps}/d/sign-in`);
+      await page.getByLabel('Username').fill(customer.username);
+      await page.getByLabel('Password', { exact: true }).fill(customer.password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await passSecondStep(page, portal, 'd', customer);
+
+      await expect(page).toHaveURL(`${portal.apps}/d/change-password`);
+      await expect(page.getByRole('alert')).toHaveText(
+        'Your password has expired. Choose a new one to continue.',
+      );
+      await expectNoAxeViolations();
+      const newPassword = strongPassword();
+      await page.getByLabel('Username').fill(customer.username);
+      await page.getByLabel('Current password').fill(customer.password);
+      await page.getByLabel('New password', { exact: true }).fill(newPassword);
+      await page.getByLabel('Confirm the new password').fill(newPassword);
+      await page.getByRole('button', { name: 'Change the password' }).click();
+      await expect(page).toHaveURL(`${portal.apps}/d/sign-in`);
+      await signInAsStaff(page, portal, 'd', { ...customer, password: newPassword });
     } finally {
       await portal.setMaxPasswordAgeDays(null);
     }

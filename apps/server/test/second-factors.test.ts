@@ -419,6 +419,50 @@ describe(`staff second factors: authenticator app, recovery codes, policy and st
     expect(changedMail?.textBody).toMatch(/When: .* UTC\nFrom the address: /);
   });
 
+  it('lets a user with a second factor and an expired password pass the factor, then change the password in that session alone', async () => {
+    const customer = await enrolledUser('customer');
+    const [tenant] = await server.ctx.db
+      .select()
+      .from(tenants)
+      .where(eq(tenants.id, server.demo.tenant.customerId));
+    if (tenant === undefined) throw new Error('no tenant');
+    await server.ctx.db
+      .update(tenants)
+      .set({ settings: { ...tenant.settings, maxPasswordAgeDays: 90 } })
+      .where(eq(tenants.id, tenant.id));
+    try {
+      await server.ctx.db
+        .update(staffUsers)
+        .set({ passwordChangedAt: new Date(server.clock.now().getTime() - 120 * 86_400_000) })
+        .where(eq(staffUsers.id, customer.id));
+      const pending = await signIn('customer', customer.username);
+      expect(pending.body).toMatchObject({ accessType: 'SecondFactorPending', hasRestrictedAccess: true });
+      const passed = await secondStep('customer', pending.body.accessToken, {
+        method: 'totp',
+        code: nextTotpCode(server, customer.secret),
+      });
+      expect(passed.status).toBe(200);
+      expect(passed.body).toMatchObject({ accessType: 'PasswordExpired', hasRestrictedAccess: true });
+      // Good for nothing but the change.
+      expect((await factors('customer', passed.body.accessToken)).status).toBe(403);
+
+      const newPassword = 'meadow lantern quartz 8812';
+      const change = (token?: string) =>
+        call<ErrorBody>(server.baseUrl, 'POST', '/api/auth/v1/customer/password/change', {
+          ...(token === undefined ? {} : { token }),
+          body: { username: customer.username, currentPassword: password, newPassword },
+        });
+      expect((await change()).status).toBe(401);
+      expect((await change(passed.body.accessToken)).status).toBe(204);
+      const after = await call<AuthTokenResult>(server.baseUrl, 'POST', '/api/auth/v1/customer/sign-in', {
+        body: { username: customer.username, password: newPassword },
+      });
+      expect(after.body).toMatchObject({ accessType: 'SecondFactorPending' });
+    } finally {
+      await server.ctx.db.update(tenants).set({ settings: tenant.settings }).where(eq(tenants.id, tenant.id));
+    }
+  });
+
   it('mails the user when an authenticator app is added or removed', async () => {
     const customer = await enrolledUser('customer');
     expect(await mailSubjects(customer.username)).toEqual(['A second factor was added to your account']);

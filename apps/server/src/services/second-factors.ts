@@ -26,6 +26,7 @@ import {
 import { findStaffUserById, type StaffUser } from '../stores/staff-users.ts';
 import { findTenantById, type TenantRow } from '../stores/tenants.ts';
 import { queueMail } from './mail.ts';
+import { isPasswordExpired } from './password-age.ts';
 import {
   hashRecoveryCode,
   matchingTotpStep,
@@ -63,12 +64,14 @@ function policyUnder(user: StaffOf, tenant: TenantRow | undefined): StaffSecondF
   return tenant?.settings.staffSecondFactor ?? 'optional';
 }
 
+const tenantOf = (ctx: Pick<AppContext, 'db'>, user: StaffOf) =>
+  user.tenantId === null ? Promise.resolve(undefined) : findTenantById(ctx.db, user.tenantId);
+
 export async function secondFactorPolicyOf(
   ctx: Pick<AppContext, 'db'>,
   user: StaffOf,
 ): Promise<StaffSecondFactorPolicy> {
-  const tenant = user.tenantId === null ? undefined : await findTenantById(ctx.db, user.tenantId);
-  return policyUnder(user, tenant);
+  return policyUnder(user, await tenantOf(ctx, user));
 }
 
 /** The access a session gets from a password alone. */
@@ -111,7 +114,8 @@ export async function staffUserOf(ctx: AppContext, principal: SessionPrincipal):
 /**
  * A second factor shown in this session: it gets full access (a second step, a first enrolment)
  * or stays full (a step-up), with the factor's time recorded, and a new token pair; its earlier
- * refresh tokens stop working.
+ * refresh tokens stop working. A second step after a password past its maximum age gets only
+ * `PasswordExpired`, which the password change accepts.
  */
 export async function completeSecondFactor(
   ctx: AppContext,
@@ -119,10 +123,14 @@ export async function completeSecondFactor(
   user: StaffUser,
   done: { method: SecondFactorMethod; ip: string },
 ): Promise<AuthTokenResult> {
+  const passwordExpired =
+    principal.accessType === 'SecondFactorPending' &&
+    isPasswordExpired(user, await tenantOf(ctx, user), ctx.clock.now());
+  const access = passwordExpired
+    ? { accessType: 'PasswordExpired' as const, hasRestrictedAccess: true, roleId: null }
+    : { accessType: fullAccessType(user), hasRestrictedAccess: false, roleId: user.roleId };
   const pair = await ctx.sessions.upgradeSession(principal.sessionId, {
-    accessType: fullAccessType(user),
-    hasRestrictedAccess: false,
-    roleId: user.roleId,
+    ...access,
     secondFactorAt: ctx.clock.now(),
   });
   await ctx.audit.record({
@@ -135,6 +143,7 @@ export async function completeSecondFactor(
       method: done.method,
       sessionId: principal.sessionId,
       step: principal.hasRestrictedAccess ? principal.accessType : 'step-up',
+      ...(passwordExpired ? { passwordExpired: true } : {}),
     },
   });
   return pair;

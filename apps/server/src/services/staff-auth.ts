@@ -19,6 +19,7 @@ import {
 } from '../stores/staff-users.ts';
 import { findTenantById } from '../stores/tenants.ts';
 import type { AuditEntry } from './audit.ts';
+import { isPasswordExpired } from './password-age.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords.ts';
 import {
   accessAfterPassword,
@@ -57,11 +58,7 @@ interface RightPasswordTerms {
 
 async function rightPasswordTerms(ctx: AppContext, user: StaffUser): Promise<RightPasswordTerms> {
   const tenant = user.tenantId === null ? undefined : await findTenantById(ctx.db, user.tenantId);
-  const maxDays = tenant?.settings.maxPasswordAgeDays;
-  const passwordExpired =
-    maxDays !== null &&
-    maxDays !== undefined &&
-    ctx.clock.now().getTime() - user.passwordChangedAt.getTime() > maxDays * 86_400_000;
+  const passwordExpired = isPasswordExpired(user, tenant, ctx.clock.now());
   return { passwordExpired, access: await accessAfterPassword(ctx, user, tenant) };
 }
 
@@ -168,7 +165,8 @@ export async function staffSignIn(
   const user = await checkPassword(check);
   const actor = `${kind}:${user.id}`;
   const { passwordExpired, access: granted } = await (terms ?? rightPasswordTerms(ctx, user));
-  if (passwordExpired) {
+  // A user with a second factor passes it first: the password change then needs that factor.
+  if (passwordExpired && granted.accessType !== 'SecondFactorPending') {
     if (!(await recordRightPassword(ctx.db, user))) return refuseChangedDuringCheck(check, user);
     await ctx.audit.record({
       event,

@@ -11,8 +11,15 @@ import {
   lockedMessage,
   signInMessages,
 } from '../../lib/session/sign-in-errors.ts';
+import { useSession } from '../../lib/session/use-session.ts';
 import { NewPasswordFields, type NewPasswordValues, WeakPasswordAlert } from './new-password-fields.tsx';
-import { changePasswordStateOf, type StaffScope, staffPaths, useStaffAuth } from './staff-scope.ts';
+import {
+  changePasswordStateOf,
+  type StaffScope,
+  staffAccessOf,
+  staffPaths,
+  useStaffAuth,
+} from './staff-scope.ts';
 import { useStepUp } from './step-up.tsx';
 
 interface ChangePasswordValues extends NewPasswordValues {
@@ -40,6 +47,9 @@ export function ChangePasswordPage({ scope }: { scope: StaffScope }) {
   const tokens = usePortalApi(scope).tokens;
   const navigate = useNavigate();
   const arrival = changePasswordStateOf(useLocation().state);
+  // A user with a second factor whose password expired arrives here with a session good for this alone.
+  const access = staffAccessOf(useSession(scope));
+  const passwordExpired = arrival.passwordExpired === true || access === 'password-expired';
   const { withStepUp, prompt } = useStepUp(scope);
   const [weak, setWeak] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -86,7 +96,7 @@ export function ChangePasswordPage({ scope }: { scope: StaffScope }) {
       {prompt}
       <form noValidate onSubmit={onSubmit} hidden={prompt !== null}>
         <p className="muted">{changeMessages.secondFactorFirst}</p>
-        {arrival.passwordExpired === true && !weak && refusal === null && (
+        {passwordExpired && !weak && refusal === null && (
           <FormAlert>{signInMessages.passwordExpired}</FormAlert>
         )}
         {weak && (

@@ -1,7 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { authTokenResult, errorBody, renderPortalPage } from '../../lib/session/portal-test-kit.tsx';
+import {
+  authTokenResult,
+  errorBody,
+  renderPortalPage,
+  storeSession,
+} from '../../lib/session/portal-test-kit.tsx';
 import { ChangePasswordPage } from './change-password-page.tsx';
 import { LaunchPanel } from './launch-panel.tsx';
 import { ResetPasswordPage } from './reset-password-page.tsx';
@@ -139,6 +144,12 @@ describe('ChangePasswordPage', () => {
       'POST /api/auth/v1/admin/sign-in/second-factor',
       changeRoute,
     ]);
+  });
+
+  it('says the password expired when the session passed its second factor and is good only for the change', () => {
+    storeSession('admin', { accessType: 'PasswordExpired', hasRestrictedAccess: true });
+    renderPortalPage(<ChangePasswordPage scope="admin" />, { path: '/a/change-password' });
+    expect(alerts()).toEqual(['Your password has expired. Choose a new one to continue.']);
   });
 
   it('says why it opened when the password expired, with the username filled in', () => {
