@@ -2,6 +2,7 @@ import { StaleBuildError } from '../build-check.ts';
 import { ConfigError } from '../config.ts';
 import { DataDirInUseError } from '../db/data-dir-lock.ts';
 import { DatabaseStartError } from '../db/postgres-wait.ts';
+import { DemoSecretsMissingError } from '../demo/seed.ts';
 
 /** The message a person can act on for a failure at start, or undefined for an unexpected one. */
 export function startFailureMessage(error: unknown): string | undefined {
@@ -9,7 +10,8 @@ export function startFailureMessage(error: unknown): string | undefined {
     error instanceof ConfigError ||
     error instanceof DataDirInUseError ||
     error instanceof DatabaseStartError ||
-    error instanceof StaleBuildError
+    error instanceof StaleBuildError ||
+    error instanceof DemoSecretsMissingError
   ) {
     return error.message;
   }
