@@ -25,6 +25,8 @@ function databaseEnv(database: TestDatabase, webDist: string): Record<string, st
     DATA_DIR: database.dataDir,
     KBA_PEPPER: database.pepper,
     WEB_DIST_DIR: webDist,
+    // No test here sends mail; a server on PostgreSQL starts only with a transport chosen.
+    MAIL_TRANSPORT: 'log',
   };
   if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;
   if (database.authSigningKey !== undefined) env.AUTH_SIGNING_KEY = database.authSigningKey;
