@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type { AuthTokenResult } from '@entry/domain';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/index.ts';
 import { staffUsers } from '../src/db/schema.ts';
@@ -12,6 +13,7 @@ import {
   createTestDatabase,
   databaseLabel,
   freePort,
+  nextTotpCode,
   startTestServer,
   type TestDatabase,
   type TestServer,
@@ -154,6 +156,55 @@ describe(`demo data only in a trial (${databaseLabel})`, () => {
       'json',
     );
     expect(JSON.parse(factors.stdout)).toMatchObject({ authenticatorApp: 'none' });
+  }, 120_000);
+
+  it('goes live with a first admin from `user create`: the link sets the password, the first sign-in enrols a second factor', async () => {
+    const server = await startOn(await newDatabase());
+    const created = await cli(
+      server,
+      'user',
+      'create',
+      '--kind',
+      'admin',
+      '--username',
+      'ada',
+      '--email',
+      'ada@example.com',
+      '--format',
+      'json',
+    );
+    expect(created, created.stderr).toMatchObject({ code: 0 });
+    const resetToken = new URL(
+      (JSON.parse(created.stdout) as { setPasswordUrl: string }).setPasswordUrl,
+    ).searchParams.get('token');
+    const password = 'a first admin password of ada 47';
+    const set = await call(server.baseUrl, 'POST', '/api/auth/v1/admin/password/change', {
+      body: { resetToken, newPassword: password },
+    });
+    expect(set.status).toBe(204);
+
+    const signedIn = await call<AuthTokenResult>(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', {
+      body: { username: 'ada', password },
+    });
+    expect(signedIn.body).toMatchObject({ hasRestrictedAccess: true, accessType: 'SecondFactorEnrolment' });
+    const token = signedIn.body.accessToken;
+    const started = await call<{ secret: string }>(
+      server.baseUrl,
+      'POST',
+      '/api/auth/v1/admin/second-factors/totp',
+      { token },
+    );
+    const confirmed = await call<{ auth: AuthTokenResult }>(
+      server.baseUrl,
+      'POST',
+      '/api/auth/v1/admin/second-factors/totp/confirm',
+      {
+        token,
+        body: { code: nextTotpCode(server, started.body.secret) },
+      },
+    );
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.auth).toMatchObject({ hasRestrictedAccess: false, accessType: 'Admin' });
   }, 120_000);
 
   it('says where the passwords are rather than print wrong ones when this data directory lacks them', async () => {
