@@ -133,7 +133,7 @@ describe(`demo data only in a trial (${databaseLabel})`, () => {
       body: { username: one.demo.customer.username, password: one.demo.customer.password },
     });
     expect(signedIn.status).toBe(200);
-  }, 120_000);
+  }, 240_000);
 
   it('never adds back the authenticator app of a demo admin whose factors an operator reset', async () => {
     const database = await newDatabase();
@@ -156,7 +156,7 @@ describe(`demo data only in a trial (${databaseLabel})`, () => {
       'json',
     );
     expect(JSON.parse(factors.stdout)).toMatchObject({ authenticatorApp: 'none' });
-  }, 120_000);
+  }, 240_000);
 
   it('goes live with a first admin from `user create`: the link sets the password, the first sign-in enrols a second factor', async () => {
     const server = await startOn(await newDatabase());
@@ -205,7 +205,7 @@ describe(`demo data only in a trial (${databaseLabel})`, () => {
     );
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.auth).toMatchObject({ hasRestrictedAccess: false, accessType: 'Admin' });
-  }, 120_000);
+  }, 240_000);
 
   it('says where the passwords are rather than print wrong ones when this data directory lacks them', async () => {
     const database = await newDatabase();
