@@ -113,7 +113,7 @@ describe(`metrics and request tracing (${databaseLabel})`, () => {
     expect(allowed.text).toContain('entry_http_requests_total');
   });
 
-  it.each([
+  it.each<Record<string, string>>([
     { 'x-forwarded-for': '127.0.0.1' },
     { forwarded: 'for=127.0.0.1' },
     { 'x-forwarded-host': 'metrics.example.com' },
