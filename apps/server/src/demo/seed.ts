@@ -106,7 +106,7 @@ interface DemoSecrets {
   customerPassword: string;
 }
 
-/** Sixteen random characters: beyond any guessing, and past the strength rules of every password. */
+/** Sixteen random characters (96 bits): beyond guessing, and well past the password strength rules. */
 const randomPassword = () => randomBytes(12).toString('base64url');
 
 function newDemoSecrets(): DemoSecrets {
@@ -118,8 +118,11 @@ function newDemoSecrets(): DemoSecrets {
 }
 
 function secretsIn(kept: DemoData | undefined): DemoSecrets | undefined {
-  const values = [kept?.admin?.password, kept?.admin?.totpSecret, kept?.customer?.password];
-  const [adminPassword, adminTotpSecret, customerPassword] = values;
+  const [adminPassword, adminTotpSecret, customerPassword] = [
+    kept?.admin?.password,
+    kept?.admin?.totpSecret,
+    kept?.customer?.password,
+  ];
   if (
     typeof adminPassword !== 'string' ||
     typeof adminTotpSecret !== 'string' ||
