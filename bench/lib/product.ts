@@ -1,11 +1,15 @@
+import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { createPopulation, type Population } from './population.ts';
 import { repoRoot, type ServerProcess, startServer } from './processes.ts';
 
-/** The part of DATA_DIR/demo.json (DESIGN.md section 7) the scenarios use. */
+const run = promisify(execFile);
+
+/** The part of the demo object (`npm run demo -- --json`, DATA_DIR/demo.json) the scenarios use. */
 export interface Demo {
   tenant: { subdomain: string; customerId: number };
   admin: { username: string; password: string };
@@ -22,9 +26,11 @@ export interface ProductOptions {
   /** Shared by instances of one deployment: the signing key and the pepper. */
   secrets?: ProductSecrets;
   env?: Record<string, string>;
+  /** The demo of an instance already started on the same database: this one seeds nothing. */
+  demo?: Demo;
   /**
-   * Consumers with letter links to create with the operator CLI after the first start (which
-   * seeds the demo); the server is then started again on the same data, as after a deployment.
+   * Consumers with letter links to create with the operator CLI after the first start; the server
+   * is then started again on the same data, as after a deployment.
    */
   population?: number;
 }
@@ -62,10 +68,19 @@ async function serveNodeFlags(): Promise<string[]> {
   return (match[1] ?? '').split(' ').filter((flag) => flag !== '');
 }
 
+/** Seeds the demo with the server's `demo` command, as a trial on PostgreSQL does, and returns it. */
+async function seedDemo(env: Record<string, string>): Promise<Demo> {
+  const { stdout } = await run(process.execPath, ['apps/server/dist/main.js', 'demo', '--json'], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+  });
+  return JSON.parse(stdout) as Demo;
+}
+
 /**
  * Starts the built server (`apps/server/dist/main.js serve`, see `buildServer`) in its own process
  * with the product's default settings (LOG_LEVEL, RATE_LIMIT_FAILURES and the rest unset), a fresh
- * DATA_DIR, and the demo data it seeds.
+ * DATA_DIR, and the demo data, seeded first.
  */
 export async function startProduct(options: ProductOptions): Promise<RunningProduct> {
   const dataDir = await mkdtemp(path.join(tmpdir(), `entry-bench-${options.name}-`));
@@ -78,6 +93,8 @@ export async function startProduct(options: ProductOptions): Promise<RunningProd
     KBA_PEPPER: secrets.pepper,
     // Each suite makes its database anew, as a trial does: the server migrates it.
     MIGRATE: '1',
+    // The one-time codes of the sign-ins go to the server's log, as in a trial, on either database.
+    MAIL_TRANSPORT: 'log',
     ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
     ...(options.redisUrl === undefined ? {} : { REDIS_URL: options.redisUrl }),
     ...options.env,
@@ -93,8 +110,8 @@ export async function startProduct(options: ProductOptions): Promise<RunningProd
       port: options.port,
       readyPath: '/api/auth/.well-known/jwks.json',
     });
+  const demo = options.demo ?? (await seedDemo(env));
   let server = await launch();
-  const demo = JSON.parse(await readFile(path.join(dataDir, 'demo.json'), 'utf8')) as Demo;
   if (options.population === undefined) return { server, demo, dataDir };
   await server.stop();
   const population = await createPopulation(options.population, demo.tenant.subdomain, dataDir, env);

@@ -110,7 +110,12 @@ export async function runScaleOutSuite(): Promise<void> {
     };
     const first = await startProduct({ ...shared, name: 'product-scale-1', port: ports.first });
     started.push(first);
-    const second = await startProduct({ ...shared, name: 'product-scale-2', port: ports.second });
+    const second = await startProduct({
+      ...shared,
+      name: 'product-scale-2',
+      port: ports.second,
+      demo: first.demo,
+    });
     started.push(second);
     const pids = [first.server.pid, second.server.pid];
 

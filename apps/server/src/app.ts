@@ -3,7 +3,7 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { apiDocsPath, registerApiDocs } from './api-docs.ts';
-import { type Config, publicOrigin } from './config.ts';
+import { type Config, publicOrigin, requireMailTransport } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type DatabaseHandle, openDatabase } from './db/index.ts';
 import { installDatabaseOutageGuard } from './dependency-outages.ts';
@@ -42,7 +42,7 @@ export interface AppDeps {
   logger?: boolean;
   /** Where the JSON log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
-  /** Where the console mailer writes when SMTP_URL is unset. */
+  /** Where the console mailer writes when mail goes to the log (MAIL_TRANSPORT). */
   consoleWrite?: (text: string) => void;
 }
 
@@ -171,9 +171,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     const sessions = createSessionService({ db: database.db, config, keys, audit });
     const mailer =
       deps.mailer ??
-      (config.smtpUrl === undefined
-        ? createConsoleMailer(deps.consoleWrite)
-        : createSmtpMailer(config.smtpUrl, config.smtpTimeoutSeconds * 1000));
+      (requireMailTransport(config) === 'smtp' && config.smtpUrl !== undefined
+        ? createSmtpMailer(config.smtpUrl, config.smtpTimeoutSeconds * 1000)
+        : createConsoleMailer(deps.consoleWrite));
     const mail = createMailService({
       db: database.db,
       config,

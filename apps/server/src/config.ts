@@ -24,6 +24,11 @@ export interface Config {
   databaseStatementTimeoutMs: number;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
+  /**
+   * Where mail goes: `smtp` to SMTP_URL, `log` to standard output. Undefined when none was chosen
+   * outside a trial, which the server refuses to start with (`requireMailTransport`).
+   */
+  mailTransport: MailTransport | undefined;
   /** How long an SMTP server may take to connect, to greet and to answer; a send ends after three of them. */
   smtpTimeoutSeconds: number;
   mailFrom: string;
@@ -56,6 +61,8 @@ export interface Config {
   migrate: boolean;
   clock: Clock;
 }
+
+export type MailTransport = 'smtp' | 'log';
 
 /** A variable of the environment was set to a value the server cannot use. */
 export class ConfigError extends Error {
@@ -143,6 +150,10 @@ const environmentSchema = z.object({
       .string()
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .optional(),
+  ),
+  MAIL_TRANSPORT: z.preprocess(
+    blankToUndefined,
+    z.enum(['smtp', 'log'], { error: 'must be smtp or log' }).optional(),
   ),
   SMTP_TIMEOUT_SECONDS: z.preprocess(blankToUndefined, positiveInt.default(10)),
   MAIL_FROM: z.preprocess(blankToUndefined, z.string().optional()),
@@ -249,6 +260,40 @@ function defaultPublicPort(scheme: 'http' | 'https', port: number | string): str
 }
 
 /**
+ * A trial: the embedded database over plain http, where the demo data is seeded and mail may go
+ * to the console. Anything else is a deployment.
+ */
+export function isTrial(config: Pick<Config, 'databaseUrl' | 'publicScheme'>): boolean {
+  return config.databaseUrl === undefined && config.publicScheme === 'http';
+}
+
+function mailTransportOf(
+  chosen: MailTransport | undefined,
+  smtpUrl: string | undefined,
+  trial: boolean,
+): MailTransport | undefined {
+  if (chosen === 'smtp' && smtpUrl === undefined)
+    throw new ConfigError('MAIL_TRANSPORT', 'is smtp but SMTP_URL is not set');
+  if (chosen !== undefined) return chosen;
+  if (smtpUrl !== undefined) return 'smtp';
+  return trial ? 'log' : undefined;
+}
+
+/**
+ * The mail transport a server may start with. Outside a trial mail carries reset links and codes,
+ * so printing it needs MAIL_TRANSPORT=log said outright.
+ */
+export function requireMailTransport(config: Pick<Config, 'mailTransport'>): MailTransport {
+  if (config.mailTransport === undefined) {
+    throw new ConfigError(
+      'SMTP_URL',
+      'must be set with DATABASE_URL or PUBLIC_SCHEME=https (or set MAIL_TRANSPORT=log to write mail to standard output)',
+    );
+  }
+  return config.mailTransport;
+}
+
+/**
  * Reads the environment once at start. A bad value throws a ConfigError naming the variable, so
  * the process can stop with a message a person can act on.
  */
@@ -280,6 +325,11 @@ export function loadConfig(
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
+    mailTransport: mailTransportOf(
+      e.MAIL_TRANSPORT,
+      e.SMTP_URL,
+      isTrial({ databaseUrl: e.DATABASE_URL, publicScheme: e.PUBLIC_SCHEME }),
+    ),
     smtpTimeoutSeconds: e.SMTP_TIMEOUT_SECONDS,
     mailFrom: e.MAIL_FROM ?? `no-reply@${e.PUBLIC_DOMAIN}`,
     authSigningKey: e.AUTH_SIGNING_KEY,

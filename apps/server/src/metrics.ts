@@ -54,9 +54,22 @@ const loopback = /^(127\.|::1$|::ffff:127\.)/;
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/** Loopback clients, and others only with `Authorization: Bearer $METRICS_TOKEN`. */
+/** Headers a proxy adds to what it relays. */
+const forwardingHeaders = [
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-real-ip',
+];
+
+/**
+ * Loopback clients, and others only with `Authorization: Bearer $METRICS_TOKEN`. A proxy on the same
+ * host connects from loopback too: a request it forwards, known by its forwarding headers, needs the token.
+ */
 function mayScrape(request: FastifyRequest, token: string | undefined): boolean {
-  if (loopback.test(request.ip)) return true;
+  const relayed = forwardingHeaders.some((name) => request.headers[name] !== undefined);
+  if (!relayed && loopback.test(request.ip)) return true;
   const presented = request.headers.authorization?.match(/^Bearer (.+)$/)?.[1];
   if (token === undefined || presented === undefined) return false;
   return timingSafeEqual(digest(presented), digest(token));

@@ -112,7 +112,8 @@ export const refusals = {
   metricsRefused: {
     status: 403,
     errorCode: 'NotPermitted',
-    message: 'The metrics answer loopback clients, or a bearer token equal to METRICS_TOKEN.',
+    message:
+      'The metrics answer loopback clients that no proxy forwards, or a bearer token equal to METRICS_TOKEN.',
   },
   crossSite: {
     status: 403,

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig, requireMailTransport } from '../src/config.ts';
 import { generateSigningKeyPem } from '../src/services/keys.ts';
 
 describe('configuration from the environment', () => {
@@ -66,6 +66,35 @@ describe('configuration from the environment', () => {
     expect(thrown).toBeInstanceOf(ConfigError);
     expect((thrown as ConfigError).variable).toBe(variable);
     expect((thrown as ConfigError).message).toContain(variable);
+  });
+
+  it.each([
+    [{}, 'log'],
+    [{ SMTP_URL: 'smtp://mail.example.com' }, 'smtp'],
+    [{ SMTP_URL: 'smtp://mail.example.com', MAIL_TRANSPORT: 'log' }, 'log'],
+    [{ DATABASE_URL: 'postgres://db/entry', SMTP_URL: 'smtp://mail.example.com' }, 'smtp'],
+    [{ DATABASE_URL: 'postgres://db/entry', MAIL_TRANSPORT: 'log' }, 'log'],
+    [{ PUBLIC_SCHEME: 'https', MAIL_TRANSPORT: 'log' }, 'log'],
+  ])('sends mail as %o says: %s', (env, transport) => {
+    expect(requireMailTransport(loadConfig(env))).toBe(transport);
+  });
+
+  it.each([{ DATABASE_URL: 'postgres://db/entry' }, { PUBLIC_SCHEME: 'https' }])(
+    'refuses to start a deployment (%o) that would print its mail, naming SMTP_URL and MAIL_TRANSPORT',
+    (env) => {
+      const config = loadConfig(env);
+      expect(() => requireMailTransport(config)).toThrow(ConfigError);
+      expect(() => requireMailTransport(config)).toThrow(/SMTP_URL.*MAIL_TRANSPORT=log/);
+    },
+  );
+
+  it('stops on MAIL_TRANSPORT=smtp without SMTP_URL, and on an unknown transport', () => {
+    expect(() => loadConfig({ MAIL_TRANSPORT: 'smtp' })).toThrow(
+      'Invalid configuration: MAIL_TRANSPORT is smtp but SMTP_URL is not set',
+    );
+    expect(() => loadConfig({ MAIL_TRANSPORT: 'console' })).toThrow(
+      'Invalid configuration: MAIL_TRANSPORT must be smtp or log',
+    );
   });
 
   it('reads marker lists and trusted proxies', () => {

@@ -283,6 +283,7 @@ describe('start-up without PostgreSQL', () => {
         ...process.env,
         DATABASE_URL: `postgres://postgres:secret@127.0.0.1:${port}/test`,
         DATABASE_WAIT_SECONDS: '1',
+        MAIL_TRANSPORT: 'log',
         KBA_PEPPER: 'a pepper for this test only',
         DATA_DIR: mkdtempSync(path.join(tmpdir(), 'entry-no-postgres-')),
         PORT: '0',

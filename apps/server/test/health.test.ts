@@ -47,6 +47,7 @@ describe(`health, readiness and logs (${databaseLabel})`, () => {
         KBA_PEPPER: database.pepper,
         WEB_DIST_DIR: webDist,
         LOG_LEVEL: 'info',
+        MAIL_TRANSPORT: 'log',
         ...env,
       },
       new TestClock(),

@@ -113,6 +113,22 @@ describe(`metrics and request tracing (${databaseLabel})`, () => {
     expect(allowed.text).toContain('entry_http_requests_total');
   });
 
+  it.each<Record<string, string>>([
+    { 'x-forwarded-for': '127.0.0.1' },
+    { forwarded: 'for=127.0.0.1' },
+    { 'x-forwarded-host': 'metrics.example.com' },
+    { 'x-forwarded-proto': 'https' },
+    { 'x-real-ip': '127.0.0.1' },
+  ])('refuses a loopback request that a proxy forwarded (%o) without the token', async (forwarding) => {
+    const refused = await scrape(server, forwarding);
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.text)).toMatchObject({ errorCode: 'NotPermitted' });
+    expect((await scrape(server, { ...forwarding, authorization: `Bearer ${metricsToken}` })).status).toBe(
+      200,
+    );
+    expect((await scrape(server)).status).toBe(200);
+  });
+
   it("keeps a trusted proxy's request id and logs the request's W3C trace", async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const response = await fetch(`${server.baseUrl}/api/health`, {

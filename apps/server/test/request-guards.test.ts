@@ -300,6 +300,7 @@ describe(`logged subscription addresses (${databaseLabel})`, () => {
         KBA_PEPPER: database.pepper,
         WEB_DIST_DIR: webDist,
         LOG_LEVEL: 'info',
+        MAIL_TRANSPORT: 'log',
       },
       new TestClock(),
     );

@@ -26,6 +26,8 @@ function databaseEnv(database: TestDatabase, webDist: string): Record<string, st
     KBA_PEPPER: database.pepper,
     WEB_DIST_DIR: webDist,
     MIGRATE: '1',
+    // No test here sends mail; a server on PostgreSQL starts only with a transport chosen.
+    MAIL_TRANSPORT: 'log',
   };
   if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;
   if (database.authSigningKey !== undefined) env.AUTH_SIGNING_KEY = database.authSigningKey;

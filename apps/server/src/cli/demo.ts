@@ -1,10 +1,10 @@
 import type { Config } from '../config.ts';
 import { DataDirInUseError } from '../db/data-dir-lock.ts';
 import { openDatabase } from '../db/index.ts';
+import { readDemoFile } from '../demo/demo-file.ts';
 import { demoLinks } from '../demo/links.ts';
 import { type DemoData, ensureDemoData } from '../demo/seed.ts';
 import { resolvePepper } from '../services/secrets.ts';
-import { readDemoFile, writeDemoFile } from './demo-file.ts';
 
 async function loadDemo(config: Config): Promise<DemoData> {
   const pepper = resolvePepper(config);
@@ -22,7 +22,6 @@ async function loadDemo(config: Config): Promise<DemoData> {
   try {
     const { created, demo } = await ensureDemoData(database.db, { config, pepper });
     if (created) process.stderr.write('demo data created\n');
-    if (database.kind === 'pglite') writeDemoFile(config, demo);
     return demo;
   } finally {
     await database.close();
@@ -30,8 +29,9 @@ async function loadDemo(config: Config): Promise<DemoData> {
 }
 
 /**
- * `demo`: prints the demo object of DESIGN.md section 7, creating the data when absent. With
- * `--json`, stdout holds that one JSON object and nothing else.
+ * `demo`: prints the demo object (docs/operations.md), seeding the data wherever the configuration
+ * points when it is absent: a trial on PostgreSQL starts here. With `--json`, stdout holds that one
+ * JSON object and nothing else.
  */
 export async function demoCommand(config: Config, args: string[]): Promise<number> {
   const demo = await loadDemo(config);

@@ -3,6 +3,7 @@ import { ConfigError } from '../config.ts';
 import { DataDirInUseError } from '../db/data-dir-lock.ts';
 import { SchemaMismatchError } from '../db/index.ts';
 import { DatabaseStartError } from '../db/postgres-wait.ts';
+import { DemoSecretsMissingError } from '../demo/seed.ts';
 
 /** The message a person can act on for a failure at start, or undefined for an unexpected one. */
 export function startFailureMessage(error: unknown): string | undefined {
@@ -11,7 +12,8 @@ export function startFailureMessage(error: unknown): string | undefined {
     error instanceof DataDirInUseError ||
     error instanceof DatabaseStartError ||
     error instanceof StaleBuildError ||
-    error instanceof SchemaMismatchError
+    error instanceof SchemaMismatchError ||
+    error instanceof DemoSecretsMissingError
   ) {
     return error.message;
   }

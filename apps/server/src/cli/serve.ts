@@ -1,14 +1,12 @@
-import { mkdirSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../app.ts';
-import type { Config } from '../config.ts';
-import { openDatabase, schemaOnOpen } from '../db/index.ts';
+import { type Config, isTrial, requireMailTransport } from '../config.ts';
+import { type DatabaseHandle, openDatabase, schemaOnOpen } from '../db/index.ts';
 import { demoLinks } from '../demo/links.ts';
-import { ensureDemoData } from '../demo/seed.ts';
+import { DemoSecretsMissingError, ensureDemoData } from '../demo/seed.ts';
 import { resolvePepper } from '../services/secrets.ts';
-import { writeDemoFile } from './demo-file.ts';
 import { runCli } from './operator.ts';
 
 /**
@@ -67,10 +65,27 @@ const closeReserveMs = 2000;
 const idleSweepMs = 100;
 
 /**
- * `serve`: opens the database (migrating it as `schemaOnOpen` says), seeds the demo data on an empty one, prints a link per
- * flow, listens, and on SIGTERM/SIGINT closes gracefully within SHUTDOWN_GRACE_SECONDS.
+ * The demo's links and passwords for a trial, seeding its data on an empty database; a deployment
+ * (PostgreSQL or https) gets neither, whatever its database holds.
+ */
+async function trialWelcome(database: DatabaseHandle, config: Config, pepper: string) {
+  if (!isTrial(config)) return { created: false, text: undefined };
+  try {
+    const { created, demo } = await ensureDemoData(database.db, { config, pepper });
+    return { created, text: demoLinks(config, demo) };
+  } catch (error) {
+    if (error instanceof DemoSecretsMissingError) return { created: false, text: `${error.message}\n` };
+    throw error;
+  }
+}
+
+/**
+ * `serve`: opens the database (migrating it as `schemaOnOpen` says), seeds the demo data on an
+ * empty one in a trial and prints a link per flow, listens, and on SIGTERM/SIGINT closes gracefully
+ * within SHUTDOWN_GRACE_SECONDS.
  */
 export async function serve(configured: Config): Promise<number> {
+  requireMailTransport(configured);
   keepServingWithoutOutput();
   const logFormat =
     configured.logFormat === 'auto' ? (process.stdout.isTTY ? 'pretty' : 'json') : configured.logFormat;
@@ -82,9 +97,7 @@ export async function serve(configured: Config): Promise<number> {
   const database = await openDatabase(config, schemaOnOpen(config));
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
-    const { created, demo } = await ensureDemoData(database.db, { config, pepper });
-    mkdirSync(config.dataDir, { recursive: true });
-    writeDemoFile(config, demo);
+    const welcome = await trialWelcome(database, config, pepper);
     app = await buildApp(config, { database, logStream: logOutput.stream });
     // Operator commands reach this server while it holds the embedded database.
     database.serveControlCommands?.((command, output) =>
@@ -96,11 +109,11 @@ export async function serve(configured: Config): Promise<number> {
         actor: command.actor,
       }),
     );
-    if (created) app.log.info('demo data created');
+    if (welcome.created) app.log.info('demo data created');
     app.log.info(`running on Node ${process.versions.node}`);
     await app.listen({ port: config.port, host: config.bindAddress });
     logOutput.flush();
-    process.stdout.write(`\n${demoLinks(config, demo)}\n`);
+    if (welcome.text !== undefined) process.stdout.write(`\n${welcome.text}\n`);
   } catch (error) {
     await database.close();
     throw error;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { IdentityTokenData, OrganizationContact, SignInType } from '@entry/domain';
 import { and, eq, inArray } from 'drizzle-orm';
 import { type Config, publicOrigin } from '../config.ts';
@@ -6,16 +6,16 @@ import type { Database } from '../db/index.ts';
 import { consumers, emailSubscriptions, identityTokens, staffUsers, tenants } from '../db/schema.ts';
 import { hashVerificationValue } from '../services/keyed-hash.ts';
 import { hashPassword } from '../services/passwords.ts';
-import { sealSecret } from '../services/second-factor-secrets.ts';
+import { newTotpSecret, sealSecret } from '../services/second-factor-secrets.ts';
 import { resolveSecondFactorKey } from '../services/secrets.ts';
 import { staffRoleIds } from '../services/staff-roles.ts';
 import { createSubscriptionLinks } from '../services/subscriptions.ts';
 import { subscriptionTokenKey } from '../services/subscriptions-token.ts';
 import { generateShortId } from '../stores/identity-token-ids.ts';
 import { addConfirmedTotp } from '../stores/second-factors.ts';
-import { findStaffUser } from '../stores/staff-users.ts';
+import { demoFilePath, readDemoFile, writeDemoFile } from './demo-file.ts';
 
-/** The demo object of DESIGN.md section 7, printed by `npm run demo -- --json`. */
+/** The demo object printed by `npm run demo -- --json` and kept in DATA_DIR/demo.json. */
 export interface DemoData {
   baseUrl: string;
   domain: string;
@@ -41,18 +41,8 @@ const demoContact: OrganizationContact = {
   hours: 'Monday to Friday, 8 AM to 6 PM Eastern',
   website: 'https://sender.example',
 };
-// Demo values only: real accounts never have a password printed (DESIGN.md section 7).
-const demoAdmin = {
-  username: 'admin',
-  password: 'demo admin orchid lantern 7',
-  email: 'admin@example.com',
-  totpSecret: 'DEMOADMINTOTPSECRETDEMOADMINTOTP',
-};
-const demoCustomer = {
-  username: 'customer',
-  password: 'demo customer harbor violet 9',
-  email: 'customer@example.com',
-};
+const demoAdmin = { username: 'admin', email: 'admin@example.com' } as const;
+const demoCustomer = { username: 'customer', email: 'customer@example.com' } as const;
 const demoVerification = { last4Ssn: '1234', postalCode: '90210', dateOfBirth: '1980-04-15' } as const;
 // The linked consumers share `demoVerification`, so their three answers match several of them.
 const demoWithoutLink = {
@@ -109,92 +99,123 @@ async function readTokens(db: Database): Promise<Record<DemoTokenKind, string> |
   return Object.fromEntries(entries) as Record<DemoTokenKind, string>;
 }
 
+/** What a trial signs in with, drawn at random when its data is seeded and kept only in demo.json. */
+interface DemoSecrets {
+  adminPassword: string;
+  adminTotpSecret: string;
+  customerPassword: string;
+}
+
+/** Sixteen random characters (96 bits): beyond guessing, and well past the password strength rules. */
+const randomPassword = () => randomBytes(12).toString('base64url');
+
+function newDemoSecrets(): DemoSecrets {
+  return {
+    adminPassword: randomPassword(),
+    adminTotpSecret: newTotpSecret(),
+    customerPassword: randomPassword(),
+  };
+}
+
+function secretsIn(kept: DemoData | undefined): DemoSecrets | undefined {
+  const [adminPassword, adminTotpSecret, customerPassword] = [
+    kept?.admin?.password,
+    kept?.admin?.totpSecret,
+    kept?.customer?.password,
+  ];
+  if (
+    typeof adminPassword !== 'string' ||
+    typeof adminTotpSecret !== 'string' ||
+    typeof customerPassword !== 'string'
+  ) {
+    return undefined;
+  }
+  return { adminPassword, adminTotpSecret, customerPassword };
+}
+
+/** The demo data exists in the database, but this data directory does not hold its passwords. */
+export class DemoSecretsMissingError extends Error {
+  constructor(file: string) {
+    super(
+      `The demo data in this database was seeded from another data directory: its passwords are kept only in that directory's demo.json, and ${file} does not hold them. Run the command with that DATA_DIR, or sign in with an account of your own (npm run cli -- user create).`,
+    );
+    this.name = 'DemoSecretsMissingError';
+  }
+}
+
+function demoObject(
+  { config, pepper }: SeedOptions,
+  secrets: DemoSecrets,
+  tokens: Record<DemoTokenKind, string>,
+): DemoData {
+  const subject = { customerId: demoTenant.customerId, emailAddress: demoConsumerEmail };
+  return {
+    baseUrl: publicOrigin(config),
+    domain: config.publicDomain,
+    tenant: { ...demoTenant },
+    admin: {
+      username: demoAdmin.username,
+      password: secrets.adminPassword,
+      totpSecret: secrets.adminTotpSecret,
+    },
+    customer: {
+      username: demoCustomer.username,
+      password: secrets.customerPassword,
+      customerId: demoTenant.customerId,
+    },
+    identityTokens: tokens,
+    verification: { ...demoVerification },
+    withoutLink: {
+      name: demoWithoutLink.name,
+      last4Ssn: demoWithoutLink.last4Ssn,
+      postalCode: demoWithoutLink.postalCode,
+      dateOfBirth: demoWithoutLink.dateOfBirth,
+    },
+    consumerEmail: demoConsumerEmail,
+    emailSubscription: {
+      token: createSubscriptionLinks(config, subscriptionTokenKey(pepper)).tokenFor(subject),
+      emailAddress: demoConsumerEmail,
+    },
+  };
+}
+
 /**
  * Creates the demo tenant, accounts, consumers, identity tokens and email subscription when they
- * are absent, and returns the demo object either way. `created` says whether it seeded now.
+ * are absent, with passwords of their own kept in DATA_DIR/demo.json, and returns the demo object
+ * either way. Seeded data is never added to again, so what an operator changed or removed stays so.
  */
 export async function ensureDemoData(
   db: Database,
   options: SeedOptions,
 ): Promise<{ created: boolean; demo: DemoData }> {
-  const { config, pepper } = options;
+  const { config } = options;
   const [existing] = await db.select().from(tenants).where(eq(tenants.id, demoTenant.customerId));
-  let created = false;
-  if (existing === undefined) {
-    await seed(db, options);
-    created = true;
-  }
-  // Also into demo data seeded before this consumer, or the admin's second factor, existed.
-  await ensureConsumerWithoutLink(db, options);
-  await ensureAdminAuthenticator(db, options);
+  if (existing === undefined) return { created: true, demo: await seed(db, options) };
+  const secrets = secretsIn(readDemoFile(config));
+  if (secrets === undefined) throw new DemoSecretsMissingError(demoFilePath(config));
   const tokens = await readTokens(db);
   if (tokens === undefined) throw new Error('The demo tenant exists but its identity tokens are missing.');
-  const subject = { customerId: demoTenant.customerId, emailAddress: demoConsumerEmail };
-  return {
-    created,
-    demo: {
-      baseUrl: publicOrigin(config),
-      domain: config.publicDomain,
-      tenant: { ...demoTenant },
-      admin: { username: demoAdmin.username, password: demoAdmin.password, totpSecret: demoAdmin.totpSecret },
-      customer: {
-        username: demoCustomer.username,
-        password: demoCustomer.password,
-        customerId: demoTenant.customerId,
-      },
-      identityTokens: tokens,
-      verification: { ...demoVerification },
-      withoutLink: {
-        name: demoWithoutLink.name,
-        last4Ssn: demoWithoutLink.last4Ssn,
-        postalCode: demoWithoutLink.postalCode,
-        dateOfBirth: demoWithoutLink.dateOfBirth,
-      },
-      consumerEmail: demoConsumerEmail,
-      emailSubscription: {
-        token: createSubscriptionLinks(config, subscriptionTokenKey(pepper)).tokenFor(subject),
-        emailAddress: demoConsumerEmail,
-      },
-    },
-  };
+  const demo = demoObject(options, secrets, tokens);
+  writeDemoFile(config, demo);
+  return { created: false, demo };
 }
 
-/** The demo admin signs in with an authenticator app, as every admin must (DESIGN.md section 7). */
-async function ensureAdminAuthenticator(db: Database, { config, pepper }: SeedOptions): Promise<void> {
-  const admin = await findStaffUser(db, 'admin', demoAdmin.username);
-  if (admin === undefined) return;
-  const key = resolveSecondFactorKey(config, pepper);
-  await addConfirmedTotp(db, admin.id, sealSecret(key, demoAdmin.totpSecret), config.clock.now());
-}
-
-async function ensureConsumerWithoutLink(db: Database, { config, pepper }: SeedOptions): Promise<void> {
-  const hashOf = (field: 'last4Ssn' | 'postalCode' | 'dateOfBirth') =>
-    hashVerificationValue(pepper, field, demoWithoutLink[field]);
-  await db
-    .insert(consumers)
-    .values({
-      tenantId: demoTenant.customerId,
-      consumerId: demoWithoutLink.consumerId,
-      name: demoWithoutLink.name,
-      email: demoConsumerEmail,
-      last4SsnHash: hashOf('last4Ssn'),
-      postalCodeHash: hashOf('postalCode'),
-      dateOfBirthHash: hashOf('dateOfBirth'),
-      createdAt: config.clock.now(),
-    })
-    .onConflictDoNothing();
-}
-
-async function seed(db: Database, { config, pepper }: SeedOptions): Promise<void> {
+/** Seeds the demo and writes demo.json before the seed commits, so no seed outlives its passwords. */
+async function seed(db: Database, options: SeedOptions): Promise<DemoData> {
+  const { config, pepper } = options;
   const now = config.clock.now();
+  const secrets = newDemoSecrets();
   const [adminHash, customerHash] = await Promise.all([
-    hashPassword(demoAdmin.password),
-    hashPassword(demoCustomer.password),
+    hashPassword(secrets.adminPassword),
+    hashPassword(secrets.customerPassword),
   ]);
+  const sealedTotp = sealSecret(resolveSecondFactorKey(config, pepper), secrets.adminTotpSecret);
   const hashOf = (field: 'last4Ssn' | 'postalCode' | 'dateOfBirth') =>
     hashVerificationValue(pepper, field, demoVerification[field]);
+  const hashOfWithoutLink = (field: 'last4Ssn' | 'postalCode' | 'dateOfBirth') =>
+    hashVerificationValue(pepper, field, demoWithoutLink[field]);
 
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await tx.insert(tenants).values({
       id: demoTenant.customerId,
       subdomain: demoTenant.subdomain,
@@ -203,30 +224,37 @@ async function seed(db: Database, { config, pepper }: SeedOptions): Promise<void
       contact: demoContact,
       createdAt: now,
     });
-    await tx.insert(staffUsers).values([
-      {
-        kind: 'admin',
-        tenantId: null,
-        username: demoAdmin.username,
-        email: demoAdmin.email,
-        displayName: 'Ada Admin',
-        roleId: staffRoleIds.admin,
-        passwordHash: adminHash,
-        passwordChangedAt: now,
-        createdAt: now,
-      },
-      {
-        kind: 'customer',
-        tenantId: demoTenant.customerId,
-        username: demoCustomer.username,
-        email: demoCustomer.email,
-        displayName: 'Casey Customer',
-        roleId: staffRoleIds.customer,
-        passwordHash: customerHash,
-        passwordChangedAt: now,
-        createdAt: now,
-      },
-    ]);
+    const [admin] = await tx
+      .insert(staffUsers)
+      .values([
+        {
+          kind: 'admin',
+          tenantId: null,
+          username: demoAdmin.username,
+          email: demoAdmin.email,
+          displayName: 'Ada Admin',
+          roleId: staffRoleIds.admin,
+          passwordHash: adminHash,
+          passwordChangedAt: now,
+          createdAt: now,
+        },
+        {
+          kind: 'customer',
+          tenantId: demoTenant.customerId,
+          username: demoCustomer.username,
+          email: demoCustomer.email,
+          displayName: 'Casey Customer',
+          roleId: staffRoleIds.customer,
+          passwordHash: customerHash,
+          passwordChangedAt: now,
+          createdAt: now,
+        },
+      ])
+      .returning({ id: staffUsers.id });
+    if (admin === undefined) throw new Error('staff user insert returned no row');
+    // The demo admin signs in with an authenticator app, as every admin must.
+    await addConfirmedTotp(tx, admin.id, sealedTotp, now);
+    const tokens: Partial<Record<DemoTokenKind, string>> = {};
     for (const token of demoTokens) {
       const [consumer] = await tx
         .insert(consumers)
@@ -243,8 +271,9 @@ async function seed(db: Database, { config, pepper }: SeedOptions): Promise<void
         .returning({ id: consumers.id });
       if (consumer === undefined) throw new Error('consumer insert returned no row');
       const expired = token.kind === 'expired';
+      const guid = randomUUID();
       await tx.insert(identityTokens).values({
-        guid: randomUUID(),
+        guid,
         shortId: token.signInType === 'Direct' ? null : generateShortId(),
         consumerId: consumer.id,
         tenantId: demoTenant.customerId,
@@ -254,12 +283,26 @@ async function seed(db: Database, { config, pepper }: SeedOptions): Promise<void
         createdAt: expired ? new Date(now.getTime() - validityMs - 86_400_000) : now,
         expiresAt: expired ? new Date(now.getTime() - 86_400_000) : new Date(now.getTime() + validityMs),
       });
+      tokens[token.kind] = guid;
     }
+    await tx.insert(consumers).values({
+      tenantId: demoTenant.customerId,
+      consumerId: demoWithoutLink.consumerId,
+      name: demoWithoutLink.name,
+      email: demoConsumerEmail,
+      last4SsnHash: hashOfWithoutLink('last4Ssn'),
+      postalCodeHash: hashOfWithoutLink('postalCode'),
+      dateOfBirthHash: hashOfWithoutLink('dateOfBirth'),
+      createdAt: now,
+    });
     await tx.insert(emailSubscriptions).values({
       tenantId: demoTenant.customerId,
       emailAddress: demoConsumerEmail,
       unsubscribed: false,
       changedAt: now,
     });
+    const demo = demoObject(options, secrets, tokens as Record<DemoTokenKind, string>);
+    writeDemoFile(config, demo);
+    return demo;
   });
 }
