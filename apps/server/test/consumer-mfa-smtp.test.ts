@@ -1,6 +1,6 @@
 import type { AuthTokenResult, EmailSubscription } from '@entry/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeMailTexts } from '../src/services/consumer-sign-in.ts';
+import { mailTexts } from '../src/services/mail-texts.ts';
 import { createConsumer, createToken } from './consumer-fixtures.ts';
 import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
 import { type ReceivedMail, startSmtpServer } from './helpers/smtp.ts';
@@ -43,7 +43,7 @@ describe(`consumer MFA through a real SMTP server (${databaseLabel})`, () => {
     const email = 'mfa-smtp-one@example.com';
     const pending = await pendingSessionFor(email);
     const mail = await smtp.waitForMail((received) => received.to.includes(email));
-    expect(mail.subject).toBe(codeMailTexts.subject);
+    expect(mail.subject).toBe(mailTexts.en.codeSubject);
     const code = codeOf(mail);
     expect(code).toMatch(/^\d{6}$/);
 

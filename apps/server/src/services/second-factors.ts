@@ -401,6 +401,7 @@ async function recoveryCodeHolds(
     detail: { left: recoveryCodesLeft },
   });
   await mailStaffUser(ctx, user, {
+    kind: 'staff-recovery-code-used',
     subject: recoveryMailTexts.subject,
     text: recoveryMailTexts.body(recoveryCodesLeft),
   });
@@ -520,7 +521,7 @@ export async function resetFactorsOfUser(
   const mail = await staffMailOf(
     { db: deps.db, config: deps.config, subscriptionKey: subscriptionTokenKey(deps.pepper) },
     user,
-    { subject: factorsResetMailTexts.subject, text: factorsResetMailTexts.body },
+    { kind: 'staff-factors-reset', subject: factorsResetMailTexts.subject, text: factorsResetMailTexts.body },
   );
   await queueMail(deps.db, mail, now);
   return reset;

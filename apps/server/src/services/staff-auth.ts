@@ -219,6 +219,14 @@ export function resetPasswordUrl(config: AppContext['config'], kind: StaffKind, 
   return `${appsOrigin(config)}${portalPrefix[kind]}/reset-password?token=${encodeURIComponent(token)}`;
 }
 
+/** A staff mail's content; its kind, for the audit row of its sending, is `staff-notice` unless given. */
+export interface StaffMail {
+  kind?: string;
+  subject: string;
+  text: string;
+  expiresAt?: Date;
+}
+
 /**
  * A mail to a staff user, with the unsubscribe links every mail to a tenant's address carries;
  * `expiresAt` when what it carries stops working.
@@ -226,7 +234,7 @@ export function resetPasswordUrl(config: AppContext['config'], kind: StaffKind, 
 export async function staffMailOf(
   deps: Pick<AppContext, 'db' | 'config' | 'subscriptionKey'>,
   user: Pick<StaffUser, 'tenantId' | 'email'>,
-  mail: { subject: string; text: string; expiresAt?: Date },
+  mail: StaffMail,
 ): Promise<EnqueueMailInput> {
   let unsubscribe = null;
   if (user.tenantId !== null) {
@@ -238,14 +246,14 @@ export async function staffMailOf(
       });
     }
   }
-  return { tenantId: user.tenantId, to: user.email, ...mail, unsubscribe };
+  return { kind: 'staff-notice', tenantId: user.tenantId, to: user.email, ...mail, unsubscribe };
 }
 
 /** Queues `staffMailOf` and starts its delivery. */
 export async function mailStaffUser(
   ctx: AppContext,
   user: Pick<StaffUser, 'tenantId' | 'email'>,
-  mail: { subject: string; text: string; expiresAt?: Date },
+  mail: StaffMail,
 ): Promise<void> {
   await ctx.mail.enqueueMail(await staffMailOf(ctx, user, mail));
 }
@@ -253,6 +261,7 @@ export async function mailStaffUser(
 function sendResetMail(ctx: AppContext, user: StaffUser, token: string, expiresAt: Date): Promise<void> {
   const link = resetPasswordUrl(ctx.config, user.kind, token);
   return mailStaffUser(ctx, user, {
+    kind: 'staff-reset',
     subject: staffMailTexts.resetSubject,
     text: staffMailTexts.resetBody(link),
     expiresAt,
