@@ -239,13 +239,12 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
     };
   }
 
-  /** Keeps the language of the page a consumer completed a sign-in from, when the page named one. */
-  async function keepLanguage(
-    consumer: { id: number; language: Language | null },
-    language: Language | null,
-  ) {
-    if (language !== null && language !== consumer.language)
-      await saveConsumerLanguage(db, consumer.id, language);
+  /**
+   * Keeps the language of the page a consumer completed a sign-in from, when the page named one;
+   * `saved`, where the caller read it, spares the write of a language already kept.
+   */
+  async function keepLanguage(consumerId: number, language: Language | null, saved: Language | null = null) {
+    if (language !== null && language !== saved) await saveConsumerLanguage(db, consumerId, language);
   }
 
   type AuditBase = { tenantId: number | null; ip: string };
@@ -353,7 +352,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       }
       const { token } = signIn;
       if (signIn.outcome === 'signed-in') {
-        await keepLanguage({ id: token.consumerId, language: null }, body.language ?? null);
+        await keepLanguage(token.consumerId, body.language ?? null);
         return signIn.pair;
       }
       const refused = {
@@ -413,7 +412,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       if (pending === null) {
         const ended = await endEarlierPendingSessions(db, result.consumer.id, reserved.id, now);
         await auditSessionEnds(result.consumer.id, ended, earlierPendingEndCause, tenant, ip);
-        await keepLanguage(result.consumer, body.language ?? null);
+        await keepLanguage(result.consumer.id, body.language ?? null, result.consumer.language);
       } else {
         await sendCode(pending, reserved.id, tenant, ip, now);
       }
@@ -463,7 +462,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
         roleId: consumerRoleId,
       });
       await audit.record({ ...audited, outcome: 'success' });
-      await keepLanguage({ id: principal.consumerId, language: null }, language ?? check.language);
+      await keepLanguage(principal.consumerId, language ?? check.language);
       return pair;
     },
 
