@@ -180,6 +180,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       clock,
       mailer,
       audit,
+      pepper,
       onError: (error) => reportBackgroundError(error, 'mail delivery failed'),
       onSendFailed: () => metrics.mailSendFailed(),
       onDropped: (mails) =>

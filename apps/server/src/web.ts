@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { type AppConfig, appConfigSchema, tenantSubdomainOf } from '@entry/domain';
+import { type AppConfig, appConfigSchema, type Language, tenantSubdomainOf } from '@entry/domain';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -34,6 +34,10 @@ export function injectAppConfig(indexHtml: string, appConfig: AppConfig): string
 export interface PageOrganization {
   subdomain: string;
   name: string;
+  /** The language of its consumer pages when neither the link nor the browser names one. */
+  defaultLanguage: Language;
+  /** Whether its pages carry the debt-collector line. */
+  debtCollector: boolean;
 }
 
 /** The organization of a (lower-case) subdomain, or null for a host no organization uses. */
@@ -46,7 +50,12 @@ export type OrganizationOfSubdomain = (subdomain: string) => Promise<PageOrganiz
  */
 export function injectOrganization(indexHtml: string, organization: PageOrganization): string {
   const name = escapeHtml(organization.name);
-  const json = jsonInHtml({ subdomain: organization.subdomain, name: organization.name });
+  const json = jsonInHtml({
+    subdomain: organization.subdomain,
+    name: organization.name,
+    defaultLanguage: organization.defaultLanguage,
+    debtCollector: organization.debtCollector,
+  });
   return indexHtml
     .replace(/<title>[^<]*<\/title>/, () => `<title>${name}</title>`)
     .replace(
@@ -139,7 +148,7 @@ export function preferredEncoding(acceptEncoding: string | undefined): 'br' | 'g
   return null;
 }
 
-/** Pages of tenants' hosts, compressed once per organization name and path prefix, kept up to this many. */
+/** Pages of tenants' hosts, compressed once per organization's details and path prefix, kept up to this many. */
 const maxTenantPages = 1_000;
 
 /**
@@ -195,7 +204,7 @@ export async function registerWeb(
 
   /** The page of a tenant's host, made and compressed the first time its name and prefix are asked for. */
   function tenantPage(organization: PageOrganization, prefix: string | undefined): HtmlVariants {
-    const key = JSON.stringify([organization.subdomain, organization.name, prefix ?? null]);
+    const key = JSON.stringify([organization, prefix ?? null]);
     let page = tenantPages.get(key);
     if (page === undefined) {
       if (tenantPages.size >= maxTenantPages) tenantPages.clear();

@@ -26,6 +26,8 @@ describe(`access calls (${databaseLabel})`, () => {
         hours: 'Monday to Friday, 8 AM to 6 PM Eastern',
         website: 'https://sender.example',
       },
+      defaultLanguage: 'en',
+      debtCollector: false,
     });
   });
 

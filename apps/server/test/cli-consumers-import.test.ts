@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumers } from '../src/db/schema.ts';
 import { hashVerificationValue } from '../src/services/keyed-hash.ts';
@@ -18,8 +18,13 @@ describe(`operator CLI: consumer import (${databaseLabel})`, () => {
 
   const importFile = (content: string) =>
     cli(server, 'consumers', 'import', '--tenant', 'sender', '--file', tempFile('consumers.csv', content));
+  // In id order: a scan's order is not the table's, and can change once a refused import's rows are dead.
   const tenantConsumers = () =>
-    server.ctx.db.select().from(consumers).where(eq(consumers.tenantId, server.demo.tenant.customerId));
+    server.ctx.db
+      .select()
+      .from(consumers)
+      .where(eq(consumers.tenantId, server.demo.tenant.customerId))
+      .orderBy(asc(consumers.id));
   const consumer = async (consumerId: string) =>
     (
       await server.ctx.db

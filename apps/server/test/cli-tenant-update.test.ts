@@ -242,4 +242,41 @@ describe(`operator CLI: tenant update (${databaseLabel})`, () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('Cannot read the file /no/such/logo.png.');
   });
+
+  it("sets the consumers' default language and the debt-collector setting, which the lookup and the list then show", async () => {
+    const subdomain = await newTenant();
+    expect(await access(subdomain)).toMatchObject({ defaultLanguage: 'en', debtCollector: false });
+
+    const update = (...options: string[]) =>
+      cli(server, 'tenant', 'update', '--subdomain', subdomain, ...options);
+    const run = await update('--default-language', 'es', '--debt-collector', 'true');
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toBe(`Updated tenant ${subdomain} (defaultLanguage, debtCollector): Before Update\n`);
+    expect(await access(subdomain)).toMatchObject({ defaultLanguage: 'es', debtCollector: true });
+
+    const listed = JSON.parse((await cli(server, 'tenant', 'list', '--format', 'json')).stdout) as {
+      subdomain: string;
+    }[];
+    expect(listed.find((tenant) => tenant.subdomain === subdomain)).toMatchObject({
+      defaultLanguage: 'es',
+      debtCollector: true,
+      staffSecondFactor: 'optional',
+    });
+    const table = (await cli(server, 'tenant', 'list')).stdout.split('\n');
+    expect(table[0]).toMatch(/\bdefaultLanguage\s+debtCollector\s+name$/);
+    expect(table.find((line) => line.includes(` ${subdomain} `))).toMatch(/\ses\s+true\s+Before Update$/);
+
+    // One setting changes without the other.
+    expect((await update('--debt-collector', 'false')).code).toBe(0);
+    expect(await access(subdomain)).toMatchObject({ defaultLanguage: 'es', debtCollector: false });
+
+    for (const [option, value] of [
+      ['--default-language', 'fr'],
+      ['--debt-collector', 'yes'],
+    ] as const) {
+      const refused = await update(option, value);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`${option} must be one of:`);
+    }
+  });
 });

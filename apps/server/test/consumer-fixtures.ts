@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IdentityTokenData, SignInType, VerificationField } from '@entry/domain';
+import type { IdentityTokenData, Language, SignInType, VerificationField } from '@entry/domain';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, consumers, identityTokens, type TenantSettings, tenants } from '../src/db/schema.ts';
 import { hashVerificationValue } from '../src/services/keyed-hash.ts';
@@ -40,7 +40,7 @@ export interface ConsumerFixture {
 
 export async function createConsumer(
   server: TestServer,
-  options: { tenantId?: number; answers?: Answers; email?: string | null } = {},
+  options: { tenantId?: number; answers?: Answers; email?: string | null; language?: Language | null } = {},
 ): Promise<ConsumerFixture> {
   const tenantId = options.tenantId ?? server.demo.tenant.customerId;
   const answers = options.answers ?? uniqueAnswers();
@@ -57,6 +57,7 @@ export async function createConsumer(
       last4SsnHash: hashVerificationValue(pepper, 'last4Ssn', answers.last4Ssn),
       postalCodeHash: hashVerificationValue(pepper, 'postalCode', answers.postalCode),
       dateOfBirthHash: hashVerificationValue(pepper, 'dateOfBirth', answers.dateOfBirth),
+      language: options.language ?? null,
       createdAt: server.clock.now(),
     })
     .returning({ id: consumers.id });

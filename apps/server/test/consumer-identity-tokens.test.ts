@@ -55,6 +55,7 @@ describe(`identity-token reads (${databaseLabel})`, () => {
       signInType: 'Last4Ssn',
       data: null,
       lockedUntil: null,
+      language: null,
     });
   });
 

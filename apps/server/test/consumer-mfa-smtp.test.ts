@@ -1,7 +1,9 @@
 import type { AuthTokenResult, EmailSubscription } from '@entry/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeMailTexts } from '../src/services/consumer-sign-in.ts';
-import { createConsumer, createToken } from './consumer-fixtures.ts';
+import { recipientHash } from '../src/services/mail.ts';
+import { mailTexts } from '../src/services/mail-texts.ts';
+import { cli } from './cli-helpers.ts';
+import { auditEvents, createConsumer, createToken } from './consumer-fixtures.ts';
 import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
 import { type ReceivedMail, startSmtpServer } from './helpers/smtp.ts';
 
@@ -43,7 +45,7 @@ describe(`consumer MFA through a real SMTP server (${databaseLabel})`, () => {
     const email = 'mfa-smtp-one@example.com';
     const pending = await pendingSessionFor(email);
     const mail = await smtp.waitForMail((received) => received.to.includes(email));
-    expect(mail.subject).toBe(codeMailTexts.subject);
+    expect(mail.subject).toBe(mailTexts.en.codeSubject);
     const code = codeOf(mail);
     expect(code).toMatch(/^\d{6}$/);
 
@@ -113,5 +115,40 @@ describe(`consumer MFA through a real SMTP server (${databaseLabel})`, () => {
       },
     );
     expect(fresh.status).toBe(200);
+  });
+
+  it('leaves a mail.sent audit row for the mail the SMTP server took, and the audit export shows it', async () => {
+    const email = 'mfa-smtp-evidence@example.com';
+    await pendingSessionFor(email);
+    const mail = await smtp.waitForMail((received) => received.to.includes(email));
+    await server.ctx.mail.idle();
+
+    const hash = recipientHash(server.ctx.pepper, email);
+    const rows = (await auditEvents(server, 'mail.sent')).filter((row) => row.detail.recipientHash === hash);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ tenantId: 1001, outcome: 'success', at: server.clock.now() });
+    expect(rows[0]?.detail).toEqual({
+      mailId: expect.any(Number),
+      kind: 'consumer-code',
+      language: 'en',
+      recipientHash: hash,
+      messageId: mail.headers.get('message-id'),
+      optOutLink: true,
+      listUnsubscribe: true,
+      disclosure: false,
+    });
+    expect(mail.headers.get('message-id')).toMatch(/^<.+@.+>$/);
+    expect(JSON.stringify(rows[0])).not.toContain(email);
+
+    const from = new Date(server.clock.now().getTime() - 60_000).toISOString();
+    const to = new Date(server.clock.now().getTime() + 60_000).toISOString();
+    const run = await cli(server, 'audit', 'export', '--from', from, '--to', to, '--format', 'jsonl');
+    expect(run.code).toBe(0);
+    const exported = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string; detail: Record<string, unknown> })
+      .filter((row) => row.event === 'mail.sent' && row.detail.recipientHash === hash);
+    expect(exported).toEqual([expect.objectContaining({ detail: rows[0]?.detail })]);
   });
 });

@@ -50,7 +50,14 @@ async function queueMails(server: TestServer, recipients: readonly string[]): Pr
   for (const to of recipients) {
     await executePart(
       server.ctx.db,
-      server.ctx.mail.insertOf({ tenantId: 1001, to, subject: 'Your code', text: 'Hello', unsubscribe }),
+      server.ctx.mail.insertOf({
+        kind: 'test',
+        tenantId: 1001,
+        to,
+        subject: 'Your code',
+        text: 'Hello',
+        unsubscribe,
+      }),
     );
   }
 }
@@ -75,6 +82,7 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
 
   it('keeps a mail whose sending failed and sends it on a later attempt, with backoff', async () => {
     const id = await server.ctx.mail.enqueueMail({
+      kind: 'test',
       tenantId: 1001,
       to: 'someone@example.com',
       subject: 'Your code',
@@ -121,6 +129,7 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
         config: server.config,
         clock: server.clock,
         audit: server.ctx.audit,
+        pepper: server.ctx.pepper,
         mailer: sentBy(instance, log),
       }),
     );
@@ -140,6 +149,7 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
       config: server.config,
       clock: server.clock,
       audit: server.ctx.audit,
+      pepper: server.ctx.pepper,
       mailer: {
         async send(mail) {
           if (mail.to === bouncing && log.length < 3) throw new Error('mailbox busy');
@@ -174,6 +184,7 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
     });
     expect(lookup.status).toBe(200);
     await server.ctx.mail.enqueueMail({
+      kind: 'test',
       tenantId: 1001,
       to: 'no-expiry@example.com',
       subject: 'News',
@@ -231,6 +242,7 @@ describe(`mail delivery through SMTP servers that misbehave (${databaseLabel})`,
       config: server.config,
       clock: server.clock,
       audit: server.ctx.audit,
+      pepper: server.ctx.pepper,
       mailer,
     });
 
@@ -348,6 +360,7 @@ describe(`mail outbox across a kill -9 of the server (${databaseLabel})`, () => 
           createdAt: now,
           nextAttemptAt: now,
           expiresAt: null,
+          evidence: null,
         });
       }
     } finally {

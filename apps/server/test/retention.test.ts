@@ -100,7 +100,14 @@ describe(`retention: ended sessions and sent mail are deleted after ${retentionD
 
   it('deletes mail sent that long ago and keeps mail still waiting to go', async () => {
     const enqueue = (to: string) =>
-      server.ctx.mail.enqueueMail({ tenantId: null, to, subject: 'Test', text: 'Body', unsubscribe: null });
+      server.ctx.mail.enqueueMail({
+        kind: 'test',
+        tenantId: null,
+        to,
+        subject: 'Test',
+        text: 'Body',
+        unsubscribe: null,
+      });
     const sentId = await enqueue('sent@example.com');
     await server.ctx.mail.idle();
     const [sent] = await server.ctx.db

@@ -61,7 +61,12 @@ describe(`index.html names the organization of a tenant's host in its first pain
       const html = (await page('sender.localhost:8080', pathname)).text;
       expect(titleOf(html)).toBe(name);
       expect(headerNameOf(html)).toBe(name);
-      expect(organizationOf(html)).toEqual({ subdomain: 'sender', name });
+      expect(organizationOf(html)).toEqual({
+        subdomain: 'sender',
+        name,
+        defaultLanguage: 'en',
+        debtCollector: false,
+      });
     }
   });
 
@@ -74,6 +79,23 @@ describe(`index.html names the organization of a tenant's host in its first pain
     expect(titleOf(html)).toBe('Account Access');
     expect(headerNameOf(html)).toBe('Account Access');
     expect(organizationOf(html)).toBeUndefined();
+  });
+
+  it("carries the organization's default language and debt-collector setting, a change showing at once", async () => {
+    const tenant = await createTenant(server);
+    const host = `${tenant.subdomain}.localhost:8080`;
+    expect(organizationOf((await page(host)).text)).toMatchObject({
+      defaultLanguage: 'en',
+      debtCollector: false,
+    });
+    await updateTenant(server.ctx.db, server.ctx.clock, tenant.subdomain, {
+      defaultLanguage: 'es',
+      debtCollector: true,
+    });
+    expect(organizationOf((await page(host, '/c/')).text)).toMatchObject({
+      defaultLanguage: 'es',
+      debtCollector: true,
+    });
   });
 
   it('escapes the name for HTML, and a renamed organization shows at once, compressed too', async () => {
@@ -92,7 +114,12 @@ describe(`index.html names the organization of a tenant's host in its first pain
     expect(html).not.toContain('<b>');
     // The configuration's script and the organization's end where they should, not inside the name.
     expect(html.match(/<\/script>/g)).toHaveLength(2);
-    expect(organizationOf(html)).toEqual({ subdomain: tenant.subdomain, name });
+    expect(organizationOf(html)).toEqual({
+      subdomain: tenant.subdomain,
+      name,
+      defaultLanguage: 'en',
+      debtCollector: false,
+    });
   });
 
   it('is never one shared response: each use asks again, per host and encoding, with no validator to mix up', async () => {

@@ -1,5 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { staffSecondFactorPolicies, staffSecondFactorPolicySchema } from '@entry/domain';
+import {
+  languageSchema,
+  languages,
+  staffSecondFactorPolicies,
+  staffSecondFactorPolicySchema,
+} from '@entry/domain';
 import { maxLogoBytes } from '../services/tenant-logo.ts';
 import { createTenant, listTenants, updateTenant } from '../services/tenants.ts';
 import { openInputFile } from './files.ts';
@@ -65,7 +70,7 @@ const tenantUpdate: OperatorCommand = {
   family: 'tenant',
   name: 'update',
   summary:
-    "Change a tenant's name, contact details or logo, as consumers see them, or whether its customer users need a second factor.",
+    "Change a tenant's name, contact details or logo, as consumers see them, its consumers' default language, whether it is a debt collector, or whether its customer users need a second factor.",
   options: {
     subdomain: { value: '<subdomain>', required: true, description: 'the tenant to change' },
     name: { value: '<name>', description: 'the name consumers see' },
@@ -85,6 +90,16 @@ const tenantUpdate: OperatorCommand = {
       choices: staffSecondFactorPolicies,
       description: 'whether its customer users are asked for a second factor (default optional)',
     },
+    'default-language': {
+      value: 'en|es',
+      choices: languages,
+      description: 'the language of consumer pages and mail when the consumer has none (default en)',
+    },
+    'debt-collector': {
+      value: 'true|false',
+      choices: ['true', 'false'],
+      description: 'consumer mail and pages say they come from a debt collector (default false)',
+    },
   },
   async run(options, ctx) {
     const { tenant, changed } = await updateTenant(ctx.db, ctx.clock, requiredOption(options, 'subdomain'), {
@@ -95,6 +110,8 @@ const tenantUpdate: OperatorCommand = {
       website: options.website,
       logo: await logoOption(options.logo),
       staffSecondFactor: staffSecondFactorPolicySchema.optional().parse(options['staff-second-factor']),
+      defaultLanguage: languageSchema.optional().parse(options['default-language']),
+      debtCollector: booleanOption(options, 'debt-collector'),
     });
     await ctx.audit.record({
       event: 'operator.tenant.update',
@@ -132,6 +149,8 @@ const tenantList: OperatorCommand = {
             mfaRequired: tenant.settings.mfaRequired,
             maxPasswordAgeDays: tenant.settings.maxPasswordAgeDays,
             staffSecondFactor: tenant.settings.staffSecondFactor ?? 'optional',
+            defaultLanguage: tenant.settings.defaultLanguage ?? 'en',
+            debtCollector: tenant.settings.debtCollector === true,
             contact: tenant.contact,
             hasLogo: tenant.hasLogo,
             createdAt: tenant.createdAt.toISOString(),
@@ -141,12 +160,22 @@ const tenantList: OperatorCommand = {
       return;
     }
     const rows = [
-      ['customerId', 'subdomain', 'mfaRequired', 'maxPasswordAgeDays', 'name'],
+      [
+        'customerId',
+        'subdomain',
+        'mfaRequired',
+        'maxPasswordAgeDays',
+        'defaultLanguage',
+        'debtCollector',
+        'name',
+      ],
       ...tenants.map((tenant) => [
         String(tenant.customerId),
         tenant.subdomain,
         String(tenant.settings.mfaRequired),
         tenant.settings.maxPasswordAgeDays === null ? '-' : String(tenant.settings.maxPasswordAgeDays),
+        tenant.settings.defaultLanguage ?? 'en',
+        String(tenant.settings.debtCollector === true),
         tenant.name,
       ]),
     ];

@@ -1,6 +1,7 @@
 import type {
   AccessType,
   IdentityTokenData,
+  Language,
   OrganizationContact,
   SignInType,
   StaffSecondFactorPolicy,
@@ -49,6 +50,10 @@ export interface TenantSettings {
   maxPasswordAgeDays: number | null;
   /** Whether its customer users are asked for a second factor; absent means optional (migration 0950). */
   staffSecondFactor?: StaffSecondFactorPolicy;
+  /** The language of its consumer pages and mail when the consumer has none; absent means English. */
+  defaultLanguage?: Language;
+  /** Whether it collects debts, so its consumer mail and pages say so; absent means not. */
+  debtCollector?: boolean;
 }
 
 export const tenants = pgTable('tenants', {
@@ -110,6 +115,8 @@ export const consumers = pgTable(
     last4SsnHash: text('last4_ssn_hash'),
     postalCodeHash: text('postal_code_hash'),
     dateOfBirthHash: text('date_of_birth_hash'),
+    /** Null until the import file or a completed sign-in names it (migration 1010). */
+    language: text('language').$type<Language>(),
     ...lockColumns(),
     createdAt: at('created_at').notNull().defaultNow(),
   },
@@ -201,6 +208,8 @@ export const mfaCodes = pgTable('mfa_codes', {
   attempts: integer('attempts').notNull().default(0),
   usedAt: at('used_at'),
   createdAt: at('created_at').notNull().defaultNow(),
+  /** The language of the page the pending sign-in came from (migration 1010). */
+  language: text('language').$type<Language>(),
 });
 
 export const passwordResetTokens = pgTable('password_reset_tokens', {
@@ -245,7 +254,20 @@ export const mailOutbox = pgTable('mail_outbox', {
   lastError: text('last_error'),
   nextAttemptAt: at('next_attempt_at').notNull().defaultNow(),
   expiresAt: at('expires_at'),
+  /** Null for mail queued before migration 1010. */
+  evidence: jsonb('evidence').$type<MailEvidence>(),
 });
+
+/** What a queued mail is and carries, for the `mail.sent` audit row of its sending. */
+export interface MailEvidence {
+  /** What the mail is for, e.g. `consumer-code`, `staff-reset`. */
+  kind: string;
+  language: Language;
+  /** Whether its text and HTML carry the visible opt-out link (12 CFR 1006.6(e)). */
+  optOutLink: boolean;
+  /** Whether it carries the debt-collector line (12 CFR 1006.18(e)). */
+  disclosure: boolean;
+}
 
 /** Append-only: a trigger refuses UPDATE and DELETE. */
 export const auditLog = pgTable('audit_log', {

@@ -24,6 +24,8 @@ export function accessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       customerId: tenant.id,
       customerName: tenant.name,
       contact: tenant.contact ?? noContact,
+      defaultLanguage: tenant.settings.defaultLanguage ?? 'en',
+      debtCollector: tenant.settings.debtCollector === true,
       ...(tenant.logo === null ? {} : { logoUrl: logoPath(tenant.subdomain, tenant.logo.digest) }),
     }),
   );

@@ -5,6 +5,7 @@ import {
   lookupSignInRequestSchema,
   lookupSignInResponseSchema,
   mfaQuerySchema,
+  mfaRequestSchema,
 } from '@entry/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -73,6 +74,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['consumer'],
           security: [{ bearer: [] }],
           querystring: mfaQuerySchema,
+          body: mfaRequestSchema,
           response: {
             200: authTokenResultSchema,
             400: errorBodySchema,
@@ -83,7 +85,12 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const pair = await signIn.completeMfa(principalOf(request), request.query.mfaCode, request.ip);
+        const pair = await signIn.completeMfa(
+          principalOf(request),
+          request.query.mfaCode,
+          request.ip,
+          request.body?.language,
+        );
         setRefreshCookie(ctx, reply, 'consumer', pair);
         return pair;
       },
@@ -99,6 +106,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['consumer'],
           security: [{ bearer: [] }],
           querystring: z.strictObject({}),
+          body: mfaRequestSchema,
           response: {
             204: z.null().describe('A new code is on its way; the earlier one no longer works.'),
             401: errorBodySchema,
@@ -108,7 +116,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        await signIn.resendMfaCode(principalOf(request), request.ip);
+        await signIn.resendMfaCode(principalOf(request), request.ip, request.body?.language);
         return reply.code(204).send(null);
       },
     );

@@ -6,6 +6,7 @@ import {
   findTenantLogoCached,
   type TenantLogo,
 } from '../stores/tenants.ts';
+import type { PageOrganization } from '../web.ts';
 
 /** The tenant a public access lookup names, by its (lower-case) subdomain or its id; 404 when none. */
 export async function accessTenant(
@@ -18,12 +19,16 @@ export async function accessTenant(
 }
 
 /** The organization a tenant's host names on its pages' first paint; null for a host no tenant uses. */
-export async function pageOrganization(
-  ctx: AppContext,
-  subdomain: string,
-): Promise<{ subdomain: string; name: string } | null> {
+export async function pageOrganization(ctx: AppContext, subdomain: string): Promise<PageOrganization | null> {
   const tenant = await findAccessTenantCached(ctx.db, ctx.clock, { subdomain });
-  return tenant === null ? null : { subdomain: tenant.subdomain, name: tenant.name };
+  return tenant === null
+    ? null
+    : {
+        subdomain: tenant.subdomain,
+        name: tenant.name,
+        defaultLanguage: tenant.settings.defaultLanguage ?? 'en',
+        debtCollector: tenant.settings.debtCollector === true,
+      };
 }
 
 /** Where a tenant's logo is served, on the tenant's own host: the digest makes each version's address its own. */

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { type VerificationField, validatorMessages, validators } from '@entry/domain';
+import { languageSchema, type VerificationField, validatorMessages, validators } from '@entry/domain';
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { type ImportedConsumer, inConsumerImport } from '../stores/consumers.ts';
@@ -14,7 +14,7 @@ import { hashVerificationValue } from './keyed-hash.ts';
 
 /**
  * Imports a tenant's consumers from CSV (consumer id, name, e-mail, last 4 of SSN, ZIP, date of
- * birth). The whole file is one transaction: one bad value anywhere and nothing is written.
+ * birth, and optionally the language of their letters). The whole file is one transaction: one bad value anywhere and nothing is written.
  * Verification values never reach the database in clear: they are keyed hashes from the start.
  */
 
@@ -25,6 +25,7 @@ export const consumerColumns = [
   { name: 'last4Ssn', required: true, aliases: ['ssn', 'last4', 'ssnLast4'] },
   { name: 'postalCode', required: true, aliases: ['zip', 'zipCode'] },
   { name: 'dateOfBirth', required: true, aliases: ['dob', 'birthDate'] },
+  { name: 'language', required: false, aliases: ['lang', 'preferredLanguage'] },
 ] as const satisfies readonly ColumnSpec<string>[];
 
 type ConsumerColumn = (typeof consumerColumns)[number]['name'];
@@ -35,6 +36,7 @@ export const consumerImportMessages = {
   last4Ssn: 'Enter the last 4 digits of the SSN, or the full SSN such as 123-45-6789.',
   postalCode: 'Enter a 5-digit ZIP code, or ZIP+4 such as 90210-1234.',
   dateOfBirth: 'Enter the date of birth as YYYY-MM-DD, a real date that is not in the future.',
+  language: "Enter en or es, or leave it empty (the organization's default language).",
   duplicate: (line: number) => `This consumer id is already on line ${line}.`,
 } as const;
 
@@ -78,6 +80,9 @@ function toImportedConsumer(
   if (required('name') && nameLength(values.name) !== null) problem('name', consumerImportMessages.name);
   if (required('email') && validators.email(values.email) !== null) problem('email', validatorMessages.email);
 
+  const language = values.language === '' ? null : languageSchema.safeParse(values.language.toLowerCase());
+  if (language?.success === false) problem('language', consumerImportMessages.language);
+
   const hashes: Partial<Record<VerificationField, string>> = {};
   for (const field of ['last4Ssn', 'postalCode', 'dateOfBirth'] as const) {
     if (!required(field)) continue;
@@ -101,6 +106,7 @@ function toImportedConsumer(
     last4_ssn_hash: hashes.last4Ssn,
     postal_code_hash: hashes.postalCode,
     date_of_birth_hash: hashes.dateOfBirth,
+    language: language?.data ?? null,
   };
 }
 

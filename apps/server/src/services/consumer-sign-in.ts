@@ -1,6 +1,7 @@
 import {
   type AuthTokenResult,
   type IdentityTokenSignInRequest,
+  type Language,
   type LookupSignInRequest,
   type VerificationField,
   verificationFieldsFor,
@@ -9,7 +10,7 @@ import type { AppContext } from '../context.ts';
 import type { StatementPart } from '../db/sql.ts';
 import { type AttemptsLeft, refuse } from '../refusals.ts';
 import { giveBackCodeMail, takeCodeMail, takeLookupCodeMail } from '../stores/code-mail-budget.ts';
-import { findConsumerMailTarget } from '../stores/consumers.ts';
+import { findConsumerMailTarget, saveConsumerLanguage } from '../stores/consumers.ts';
 import { directSignInEvent } from '../stores/direct-sign-ins.ts';
 import { findIdentityTokenToVerify } from '../stores/identity-tokens.ts';
 import { earlierPendingEndCause, endEarlierPendingSessions, revokeSession } from '../stores/sessions.ts';
@@ -26,6 +27,7 @@ import {
   verifyWithToken,
 } from './kba.ts';
 import type { EnqueueMailInput } from './mail.ts';
+import { mailTexts } from './mail-texts.ts';
 import { consumeMfaCode, firstMfaCode, generateMfaCode, mfaCodeLifetimeMs, resendMfaCode } from './mfa.ts';
 import type { NewSession, ReservedSession, SessionPrincipal, WritesWithSession } from './sessions.ts';
 import { createSubscriptionLinks } from './subscriptions.ts';
@@ -50,22 +52,35 @@ export const consumerRoleId = 3;
 
 const codeMailLimitCause = 'code mails per hour used up';
 
-/** The one-time code's mail. */
-export const codeMailTexts = {
-  subject: 'Your verification code',
-  text: (code: string, minutes: number) =>
-    `Your verification code is ${code}. It is valid for ${minutes} minutes. If you did not try to sign in, you can ignore this e-mail.`,
-} as const;
+/**
+ * The language of a consumer's code mail: the page's, where the person chose it there, else the
+ * consumer's saved one, else the organization's default.
+ */
+export function mailLanguageOf(
+  pageLanguage: Language | undefined,
+  consumer: { language: Language | null },
+  tenant: { defaultLanguage: Language | null },
+): Language {
+  return pageLanguage ?? consumer.language ?? tenant.defaultLanguage ?? 'en';
+}
 
 export interface ConsumerSignIn {
   /** A Direct link's sign-in: the first token pair. */
   withIdentityToken(body: IdentityTokenSignInRequest, ip: string): Promise<AuthTokenResult>;
   /** A lookup: a full session, or a pending one whose code is on its way. */
   withLookup(body: LookupSignInRequest, ip: string): Promise<AuthTokenResult>;
-  /** The MFA step: the pending session becomes a full one with a new pair. */
-  completeMfa(principal: SessionPrincipal, mfaCode: string, ip: string): Promise<AuthTokenResult>;
-  /** A new code for the pending session, voiding the earlier one. */
-  resendMfaCode(principal: SessionPrincipal, ip: string): Promise<void>;
+  /**
+   * The MFA step: the pending session becomes a full one with a new pair. The consumer keeps
+   * `language`, else the page language its code was asked from.
+   */
+  completeMfa(
+    principal: SessionPrincipal,
+    mfaCode: string,
+    ip: string,
+    language?: Language,
+  ): Promise<AuthTokenResult>;
+  /** A new code for the pending session, voiding the earlier one, mailed in `language` where given. */
+  resendMfaCode(principal: SessionPrincipal, ip: string, language?: Language): Promise<void>;
 }
 
 /** What a verified lookup writes, and the session it opens (none: MFA with no address on file). */
@@ -136,6 +151,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
     mfaNeeded: boolean;
     tokenGuid: string | null;
     consumer: VerifiedConsumer;
+    pageLanguage: Language | undefined;
     ip: string;
     now: Date;
   }): LookupPlan {
@@ -181,28 +197,54 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
     return opening(
       { ...signedIn, accessType: 'MfaPending', hasRestrictedAccess: true, roleId: null },
       (sessionId) => [
-        firstMfaCode({ sessionId, code, pepper: ctx.pepper, now: input.now }),
+        firstMfaCode({
+          sessionId,
+          code,
+          pepper: ctx.pepper,
+          now: input.now,
+          language: input.pageLanguage ?? null,
+        }),
         audited('success', { mfa: 'pending' }),
       ],
-      { consumerId: consumer.id, mail: codeMail(tenant, email, code, input.now) },
+      {
+        consumerId: consumer.id,
+        mail: codeMail(tenant, email, code, input.now, mailLanguageOf(input.pageLanguage, consumer, tenant)),
+      },
     );
   }
 
-  /** The mail of a code issued at `issuedAt`: dropped unsent once the code has expired. */
+  /** The mail of a code issued at `issuedAt`, in `language`: dropped unsent once the code has expired. */
   function codeMail(
-    tenant: Pick<SignInTenant, 'id' | 'subdomain'>,
+    tenant: Pick<SignInTenant, 'id' | 'subdomain' | 'debtCollector'>,
     to: string,
     code: string,
     issuedAt: Date,
+    language: Language,
   ): EnqueueMailInput {
+    const texts = mailTexts[language];
     return {
+      kind: 'consumer-code',
+      language,
+      debtCollector: tenant.debtCollector,
       tenantId: tenant.id,
       to,
-      subject: codeMailTexts.subject,
-      text: codeMailTexts.text(code, mfaCodeLifetimeMs / 60_000),
-      unsubscribe: subscriptionLinks.unsubscribeLinksFor(tenant, { customerId: tenant.id, emailAddress: to }),
+      subject: texts.codeSubject,
+      text: texts.codeText(code, mfaCodeLifetimeMs / 60_000),
+      unsubscribe: subscriptionLinks.unsubscribeLinksFor(
+        tenant,
+        { customerId: tenant.id, emailAddress: to },
+        language,
+      ),
       expiresAt: new Date(issuedAt.getTime() + mfaCodeLifetimeMs),
     };
+  }
+
+  /**
+   * Keeps the language of the page a consumer completed a sign-in from, when the page named one;
+   * `saved`, where the caller read it, spares the write of a language already kept.
+   */
+  async function keepLanguage(consumerId: number, language: Language | null, saved: Language | null = null) {
+    if (language !== null && language !== saved) await saveConsumerLanguage(db, consumerId, language);
   }
 
   type AuditBase = { tenantId: number | null; ip: string };
@@ -309,7 +351,10 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
         throw refuse('linkNotFound');
       }
       const { token } = signIn;
-      if (signIn.outcome === 'signed-in') return signIn.pair;
+      if (signIn.outcome === 'signed-in') {
+        await keepLanguage(token.consumerId, body.language ?? null);
+        return signIn.pair;
+      }
       const refused = {
         event: directSignInEvent,
         actor: `consumer:${token.consumerId}`,
@@ -344,7 +389,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       // A consumer without a link is always asked for the mailed code.
       const mfaNeeded = tenant.mfaRequired || found === null;
       const plan = (consumer: VerifiedConsumer) =>
-        lookupPlan({ tenant, mfaNeeded, tokenGuid, consumer, ip, now });
+        lookupPlan({ tenant, mfaNeeded, tokenGuid, consumer, pageLanguage: body.language, ip, now });
       const verification = { answers, pepper: ctx.pepper, now };
       let result: VerificationResult<LookupPlan>;
       if (found === null) {
@@ -367,6 +412,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       if (pending === null) {
         const ended = await endEarlierPendingSessions(db, result.consumer.id, reserved.id, now);
         await auditSessionEnds(result.consumer.id, ended, earlierPendingEndCause, tenant, ip);
+        await keepLanguage(result.consumer.id, body.language ?? null, result.consumer.language);
       } else {
         await sendCode(pending, reserved.id, tenant, ip, now);
       }
@@ -379,7 +425,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       return authToken;
     },
 
-    async completeMfa(principal, mfaCode, ip) {
+    async completeMfa(principal, mfaCode, ip, language) {
       if (principal.accessType !== 'MfaPending') throw refuse('mfaNotPending');
       const audited = {
         event: 'consumer.sign-in.mfa',
@@ -416,10 +462,11 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
         roleId: consumerRoleId,
       });
       await audit.record({ ...audited, outcome: 'success' });
+      await keepLanguage(principal.consumerId, language ?? check.language);
       return pair;
     },
 
-    async resendMfaCode(principal, ip) {
+    async resendMfaCode(principal, ip, language) {
       const { consumerId, tenantId } = principal;
       if (principal.accessType !== 'MfaPending' || consumerId === null || tenantId === null) {
         throw refuse('mfaNotPending');
@@ -429,14 +476,27 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       const now = clock.now();
       const paid = await takeCodeMail(db, consumerId, now);
       if ('retryAfterMs' in paid) throw tooManyCodeMails(paid.retryAfterMs);
-      const outcome = await resendMfaCode(db, { sessionId: principal.sessionId, pepper: ctx.pepper, now });
+      const outcome = await resendMfaCode(db, {
+        sessionId: principal.sessionId,
+        pepper: ctx.pepper,
+        now,
+        language: language ?? null,
+      });
       if ('retryAfterMs' in outcome) {
         await giveBackCodeMail(db, consumerId);
         throw refuse('resendTooSoon', {
           retryAt: { until: new Date(now.getTime() + outcome.retryAfterMs), now },
         });
       }
-      await ctx.mail.enqueueMail(codeMail(target.tenant, target.email, outcome.code, now));
+      await ctx.mail.enqueueMail(
+        codeMail(
+          target.tenant,
+          target.email,
+          outcome.code,
+          now,
+          mailLanguageOf(language, target, target.tenant),
+        ),
+      );
       await audit.record({
         event: 'consumer.sign-in.mfa.resend',
         outcome: 'success',

@@ -47,5 +47,6 @@ export function toWireIdentityToken(
     signInType: token.signInType,
     data: includeData ? (token.data ?? null) : null,
     lockedUntil: verificationLockedUntil(record, now)?.toISOString() ?? null,
+    language: record.consumer.language,
   };
 }

@@ -2,6 +2,7 @@ import {
   allVerificationFields,
   consumerLockPolicy,
   isLocked,
+  type Language,
   type LockState,
   lockStateOf,
   recordFailure,
@@ -53,6 +54,7 @@ export interface VerifiedConsumer {
   consumerId: string;
   name: string;
   email: string | null;
+  language: Language | null;
 }
 
 /**
@@ -108,7 +110,7 @@ export function missingFields(
 }
 
 function consumerOf(row: ConsumerRow): VerifiedConsumer {
-  return { id: row.id, consumerId: row.consumerId, name: row.name, email: row.email };
+  return { id: row.id, consumerId: row.consumerId, name: row.name, email: row.email, language: row.language };
 }
 
 export interface TokenVerificationInput<Plan extends SuccessPlan> {

@@ -1,6 +1,8 @@
+import { debtCollectorDisclosure, type Language } from '@entry/domain';
 import type { Transporter } from 'nodemailer';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
+import type { MailEvidence } from '../db/schema.ts';
 import type { StatementPart } from '../db/sql.ts';
 import {
   claimDueMail,
@@ -15,6 +17,9 @@ import {
 } from '../stores/mail-outbox.ts';
 import type { AuditLog } from './audit.ts';
 import { escapeHtml } from './html.ts';
+import { keyedHash } from './keyed-hash.ts';
+import { mailTexts } from './mail-texts.ts';
+import { normaliseEmailAddress } from './subscriptions-token.ts';
 
 export interface OutgoingMail {
   from: string;
@@ -25,9 +30,14 @@ export interface OutgoingMail {
   headers: Record<string, string>;
 }
 
-/** Hands one mail to the outside world; throws when it could not. */
+/** What the transport said when it took a mail: the SMTP server's message id, where it gave one. */
+export interface MailReceipt {
+  messageId: string | null;
+}
+
+/** Hands one mail to the outside world; throws when it could not. A transport with no id answers nothing. */
 export interface Mailer {
-  send(mail: OutgoingMail): Promise<void>;
+  send(mail: OutgoingMail): Promise<MailReceipt> | Promise<void>;
 }
 
 /**
@@ -56,7 +66,7 @@ export function createSmtpMailer(smtpUrl: string, smtpTimeoutMs: number): Mailer
     async send(mail) {
       const deadline = AbortSignal.timeout(limitMs);
       try {
-        await (await transportOnce()).sendMail({
+        const info: { messageId?: unknown } = await (await transportOnce()).sendMail({
           from: mail.from,
           to: mail.to,
           subject: mail.subject,
@@ -65,6 +75,7 @@ export function createSmtpMailer(smtpUrl: string, smtpTimeoutMs: number): Mailer
           headers: mail.headers,
           signal: deadline,
         });
+        return { messageId: typeof info.messageId === 'string' ? info.messageId : null };
       } catch (error) {
         if (deadline.aborted)
           throw new Error(`The SMTP server did not take the mail within ${limitMs / 1000} s`);
@@ -97,6 +108,12 @@ export interface UnsubscribeLinks {
 }
 
 export interface EnqueueMailInput {
+  /** What the mail is for, kept in the audit row of its sending: e.g. `consumer-code`, `staff-reset`. */
+  kind: string;
+  /** The language its texts are in; English when not given. Its opt-out line follows it. */
+  language?: Language;
+  /** Adds the debt-collector line (12 CFR 1006.18(e)): consumer mail of an organization that collects debts. */
+  debtCollector?: boolean;
   tenantId: number | null;
   to: string;
   subject: string;
@@ -137,16 +154,6 @@ export interface MailService {
   stop(): void;
 }
 
-/**
- * The opt-out under every mail to a tenant's address. The product only mails what a person asked
- * for (codes, reset links), which unsubscribing does not stop; it stops the organization's other mail.
- */
-export const mailTexts = {
-  optOutText:
-    'This email was sent because you asked for it, and such emails still come after you unsubscribe. To stop the other emails we send to this address, open this link:',
-  optOutHtml: 'Unsubscribe from our other emails',
-} as const;
-
 /** Mails sent at once by one instance: a server that hangs holds up only the mails it holds. */
 export const mailsInFlight = 4;
 const maxBackoffMs = 60 * 60_000;
@@ -155,14 +162,22 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), maxBackoffMs);
 }
 
-/** The outbox row of a mail: its opt-out line and headers added where it has unsubscribe links. */
+/**
+ * The outbox row of a mail: the debt-collector line where asked, the opt-out line and headers where
+ * it has unsubscribe links, both in the mail's language, and the evidence of what it carries.
+ */
 function outboxRowOf(input: EnqueueMailInput, now: Date): NewOutboxMail {
   const links = input.unsubscribe;
-  const text =
-    links === null ? `${input.text}\n` : `${input.text}\n\n${mailTexts.optOutText} ${links.pageUrl}\n`;
+  const language = input.language ?? 'en';
+  const texts = mailTexts[language];
+  const disclosure = input.debtCollector === true ? debtCollectorDisclosure[language] : null;
+  const body = disclosure === null ? input.text : `${input.text}\n\n${disclosure}`;
+  const text = links === null ? `${body}\n` : `${body}\n\n${texts.optOutText} ${links.pageUrl}\n`;
+  const htmlDisclosure = disclosure === null ? '' : `\n<p>${escapeHtml(disclosure)}</p>`;
   const htmlOptOut =
-    links === null ? '' : `\n<p><a href="${escapeHtml(links.pageUrl)}">${mailTexts.optOutHtml}</a></p>`;
-  const html = input.html === undefined || input.html === null ? null : `${input.html}${htmlOptOut}`;
+    links === null ? '' : `\n<p><a href="${escapeHtml(links.pageUrl)}">${texts.optOutHtml}</a></p>`;
+  const html =
+    input.html === undefined || input.html === null ? null : `${input.html}${htmlDisclosure}${htmlOptOut}`;
   const headers: Record<string, string> =
     links === null
       ? {}
@@ -180,7 +195,36 @@ function outboxRowOf(input: EnqueueMailInput, now: Date): NewOutboxMail {
     createdAt: now,
     nextAttemptAt: now,
     expiresAt: input.expiresAt ?? null,
+    evidence: { kind: input.kind, language, optOutLink: links !== null, disclosure: disclosure !== null },
   };
+}
+
+/** The keyed hash of a recipient in the audit trail: who got a mail can be checked, never read off. */
+export function recipientHash(pepper: string, address: string): string {
+  return keyedHash(pepper, `mail-recipient:${normaliseEmailAddress(address)}`);
+}
+
+/**
+ * The `mail.sent` audit row of a mail its transport took: the evidence of what it was and carried
+ * (12 CFR 1006.100). Mail queued before the evidence was kept tells only what its headers show.
+ */
+function mailSentEntry(row: OutboxMail, messageId: string | null, pepper: string) {
+  const evidence: Partial<MailEvidence> = row.evidence ?? {};
+  return {
+    event: 'mail.sent',
+    outcome: 'success',
+    tenantId: row.tenantId,
+    detail: {
+      mailId: row.id,
+      kind: evidence.kind ?? null,
+      language: evidence.language ?? null,
+      recipientHash: recipientHash(pepper, row.toAddress),
+      messageId,
+      optOutLink: evidence.optOutLink ?? null,
+      listUnsubscribe: row.headers['List-Unsubscribe'] !== undefined,
+      disclosure: evidence.disclosure ?? null,
+    },
+  } as const;
 }
 
 /**
@@ -202,6 +246,8 @@ export function createMailService(deps: {
   clock: Clock;
   mailer: Mailer;
   audit: AuditLog;
+  /** The key of the recipients' hashes in the audit rows of sent mail (`KBA_PEPPER`). */
+  pepper: string;
   onError?: (error: unknown) => void;
   /** Hears each mail its SMTP server did not accept (it stays for a later attempt). */
   onSendFailed?: () => void;
@@ -222,15 +268,17 @@ export function createMailService(deps: {
   let timer: NodeJS.Timeout | undefined;
 
   async function sendClaimed(row: OutboxMail): Promise<void> {
+    let receipt: MailReceipt | undefined;
     try {
-      await mailer.send({
-        from: config.mailFrom,
-        to: row.toAddress,
-        subject: row.subject,
-        text: row.textBody,
-        html: row.htmlBody,
-        headers: row.headers,
-      });
+      receipt =
+        (await mailer.send({
+          from: config.mailFrom,
+          to: row.toAddress,
+          subject: row.subject,
+          text: row.textBody,
+          html: row.htmlBody,
+          headers: row.headers,
+        })) ?? undefined;
     } catch (error) {
       deps.onSendFailed?.();
       const attempts = row.attempts + 1;
@@ -243,6 +291,7 @@ export function createMailService(deps: {
     }
     await markOutboxMailSent(db, row.id, clock.now());
     sentCount += 1;
+    await audit.record(mailSentEntry(row, receipt?.messageId ?? null, deps.pepper));
   }
 
   function startSending(row: OutboxMail): void {

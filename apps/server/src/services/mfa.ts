@@ -1,5 +1,5 @@
 import { createHmac, randomInt } from 'node:crypto';
-import type { LockPolicy } from '@entry/domain';
+import type { Language, LockPolicy } from '@entry/domain';
 import type { Database } from '../db/index.ts';
 import type { StatementPart } from '../db/sql.ts';
 import type { AttemptsLeft } from '../refusals.ts';
@@ -40,6 +40,8 @@ interface IssueInput {
   sessionId: string;
   pepper: string;
   now: Date;
+  /** The language of the page the code was asked from, kept for the sign-in that completes. */
+  language: Language | null;
 }
 
 function storedCode(input: IssueInput & { code: string }): StoredCode {
@@ -48,6 +50,7 @@ function storedCode(input: IssueInput & { code: string }): StoredCode {
     codeHash: hashMfaCode(input.pepper, input.sessionId, input.code),
     createdAt: input.now,
     expiresAt: new Date(input.now.getTime() + mfaCodeLifetimeMs),
+    language: input.language,
   };
 }
 
@@ -83,8 +86,9 @@ const mfaBudgetOf = (consumerId: number): Budget => ({
   policy: consumerMfaLockPolicy,
 });
 
+/** `language`: the page language kept with the accepted code, if any. */
 export type MfaCodeCheck =
-  | { outcome: 'accepted' }
+  | { outcome: 'accepted'; language: Language | null }
   | { outcome: 'wrong'; lockedNow: boolean; attempts: AttemptsLeft }
   | { outcome: 'locked'; lockedUntil: Date | null };
 
@@ -104,7 +108,7 @@ export async function consumeMfaCode(
   const codeTry = await tryCode(db, input);
   if (codeTry.accepted) {
     await recordSucceededAttempt(db, budget, take.taken);
-    return { outcome: 'accepted' };
+    return { outcome: 'accepted', language: codeTry.language };
   }
   const failure = await recordFailedAttempt(db, budget, input.now);
   if (failure.lockedNow) {
@@ -127,12 +131,14 @@ export async function consumeMfaCode(
 async function tryCode(
   db: Database,
   input: { sessionId: string; code: string; pepper: string; now: Date },
-): Promise<{ accepted: true } | { accepted: false; triesLeft: number }> {
+): Promise<{ accepted: true; language: Language | null } | { accepted: false; triesLeft: number }> {
   const attempt = await takeCodeTry(db, input.sessionId, input.now, mfaMaxAttempts);
   if (attempt === undefined) return { accepted: false, triesLeft: 0 };
   const triesLeft = mfaMaxAttempts - attempt.attempts;
   if (!hashesEqual(hashMfaCode(input.pepper, input.sessionId, input.code), attempt.codeHash)) {
     return { accepted: false, triesLeft };
   }
-  return (await useCode(db, attempt.id, input.now)) ? { accepted: true } : { accepted: false, triesLeft };
+  return (await useCode(db, attempt.id, input.now))
+    ? { accepted: true, language: attempt.language }
+    : { accepted: false, triesLeft };
 }

@@ -453,7 +453,7 @@ export async function resetFactorsOfUser(
   const mail = await staffMailOf(
     { db: deps.db, config: deps.config, subscriptionKey: subscriptionTokenKey(deps.pepper) },
     user,
-    { subject: factorsResetMailTexts.subject, text: factorsResetMailTexts.body },
+    { kind: 'staff-factors-reset', subject: factorsResetMailTexts.subject, text: factorsResetMailTexts.body },
   );
   await queueMail(deps.db, mail, now);
   return reset;

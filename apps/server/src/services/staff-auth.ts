@@ -206,6 +206,7 @@ export async function staffSignIn(
 function sendResetMail(ctx: AppContext, user: StaffUser, token: string, expiresAt: Date): Promise<void> {
   const link = resetPasswordUrl(ctx.config, user.kind, token);
   return mailStaffUser(ctx, user, {
+    kind: 'staff-reset',
     subject: staffMailTexts.resetSubject,
     text: staffMailTexts.resetBody(link),
     expiresAt,

@@ -28,8 +28,12 @@ export const staffMailTexts = {
     `Someone asked to reset the password of your account. To choose a new password, open this link within 30 minutes:\n\n${link}\n\nThe link works once. If you did not ask for this, you can ignore this mail; your password stays as it is.`,
 } as const;
 
-/** A mail's subject and text, and when what it carries stops working. */
+/**
+ * A mail's subject and text, and when what it carries stops working; its kind, for the audit row of
+ * its sending, is `staff-notice` unless given.
+ */
 export interface StaffMailContent {
+  kind?: string;
   subject: string;
   text: string;
   expiresAt?: Date;
@@ -51,7 +55,7 @@ export async function staffMailOf(
       });
     }
   }
-  return { tenantId: user.tenantId, to: user.email, ...mail, unsubscribe };
+  return { kind: 'staff-notice', tenantId: user.tenantId, to: user.email, ...mail, unsubscribe };
 }
 
 /** Queues `staffMailOf` and starts its delivery. */
@@ -138,5 +142,5 @@ export async function mailSecurityNotice(
   );
   const from = seen.ip === null ? '' : `\nFrom the address: ${seen.ip}`;
   const text = `${what}\n\nWhen: ${mailTime(seen.at)}${from}\n\n${ifNotYou}`;
-  await mailStaffUser(ctx, user, { subject, text });
+  await mailStaffUser(ctx, user, { kind: `staff-${notice.kind}`, subject, text });
 }

@@ -1,4 +1,4 @@
-import type { EmailSubscription } from '@entry/domain';
+import type { EmailSubscription, Language } from '@entry/domain';
 import { type Config, publicOrigin } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import {
@@ -53,12 +53,23 @@ export function setSubscription(
 export interface SubscriptionLinks {
   /** The token of the address's subscription links. */
   tokenFor(subject: SubscriptionSubject): string;
-  /** The email preferences page, for the visible opt-out link of every mail (12 CFR 1006.6(e)). */
-  subscriptionUrlFor(tenant: { subdomain: string }, subject: SubscriptionSubject): string;
+  /**
+   * The email preferences page, for the visible opt-out link of every mail (12 CFR 1006.6(e)); it
+   * opens in Spanish for a Spanish mail.
+   */
+  subscriptionUrlFor(
+    tenant: { subdomain: string },
+    subject: SubscriptionSubject,
+    language?: Language,
+  ): string;
   /** The RFC 8058 one-click address for the `List-Unsubscribe` header. */
   oneClickUrlFor(tenant: { subdomain: string }, subject: SubscriptionSubject): string;
   /** Both, in the shape the mail service puts into every mail. */
-  unsubscribeLinksFor(tenant: { subdomain: string }, subject: SubscriptionSubject): UnsubscribeLinks;
+  unsubscribeLinksFor(
+    tenant: { subdomain: string },
+    subject: SubscriptionSubject,
+    language?: Language,
+  ): UnsubscribeLinks;
 }
 
 export const oneClickUnsubscribePath = '/api/v1/communication/email/unsubscribe';
@@ -66,16 +77,20 @@ export const oneClickUnsubscribePath = '/api/v1/communication/email/unsubscribe'
 /** `key` is the subscription-token key (`subscriptionTokenKey(KBA_PEPPER)`, the context's `subscriptionKey`). */
 export function createSubscriptionLinks(config: Config, key: Buffer): SubscriptionLinks {
   const tokenFor = (subject: SubscriptionSubject) => createSubscriptionToken(key, subject);
-  const subscriptionUrlFor = (tenant: { subdomain: string }, subject: SubscriptionSubject) =>
-    `${publicOrigin(config, tenant.subdomain)}/unsubscribe?token=${encodeURIComponent(tokenFor(subject))}`;
+  const subscriptionUrlFor = (
+    tenant: { subdomain: string },
+    subject: SubscriptionSubject,
+    language: Language = 'en',
+  ) =>
+    `${publicOrigin(config, tenant.subdomain)}/unsubscribe?token=${encodeURIComponent(tokenFor(subject))}${language === 'en' ? '' : `&lang=${language}`}`;
   const oneClickUrlFor = (tenant: { subdomain: string }, subject: SubscriptionSubject) =>
     `${publicOrigin(config, tenant.subdomain)}${oneClickUnsubscribePath}?token=${encodeURIComponent(tokenFor(subject))}`;
   return {
     tokenFor,
     subscriptionUrlFor,
     oneClickUrlFor,
-    unsubscribeLinksFor: (tenant, subject) => ({
-      pageUrl: subscriptionUrlFor(tenant, subject),
+    unsubscribeLinksFor: (tenant, subject, language) => ({
+      pageUrl: subscriptionUrlFor(tenant, subject, language),
       oneClickUrl: oneClickUrlFor(tenant, subject),
     }),
   };

@@ -1,4 +1,5 @@
 import {
+  type Language,
   type OrganizationContact,
   type StaffSecondFactorPolicy,
   validateSubdomainField,
@@ -145,6 +146,10 @@ export interface TenantDetailsInput {
   logo?: Buffer | null | undefined;
   /** Whether the tenant's customer users are asked for a second factor. */
   staffSecondFactor?: StaffSecondFactorPolicy | undefined;
+  /** The language of its consumer pages and mail when the consumer has none. */
+  defaultLanguage?: Language | undefined;
+  /** Whether it collects debts: its consumer mail and pages then say so. */
+  debtCollector?: boolean | undefined;
 }
 
 /** A contact detail as given: trimmed, empty meaning none, checked otherwise. */
@@ -195,7 +200,7 @@ function changedContact(current: OrganizationContact, input: TenantDetailsInput)
 }
 
 /**
- * Changes a tenant's name, contact details and logo (`tenant update`): every given detail is
+ * Changes a tenant's name, contact details, logo and settings (`tenant update`): every given detail is
  * checked before anything is written, and all are written together.
  */
 export async function updateTenant(
@@ -223,6 +228,14 @@ export async function updateTenant(
   if (input.staffSecondFactor !== undefined) {
     change.staffSecondFactor = input.staffSecondFactor;
     changed.push('staffSecondFactor');
+  }
+  if (input.defaultLanguage !== undefined) {
+    change.defaultLanguage = input.defaultLanguage;
+    changed.push('defaultLanguage');
+  }
+  if (input.debtCollector !== undefined) {
+    change.debtCollector = input.debtCollector;
+    changed.push('debtCollector');
   }
   if (changed.length === 0) throw refuse('nothingToUpdate');
   const row = await updateTenantDetails(db, subdomain, change, clock.now());

@@ -1,12 +1,14 @@
+import type { Language } from '@entry/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { consumers, tenants } from '../db/schema.ts';
 import { executeRows } from '../db/sql.ts';
 
-/** Where a consumer's mail goes: its address on file (if any) and its tenant. */
+/** Where a consumer's mail goes: its address on file (if any), its language and its tenant. */
 export interface ConsumerMailTarget {
   email: string | null;
-  tenant: { id: number; subdomain: string };
+  language: Language | null;
+  tenant: { id: number; subdomain: string; defaultLanguage: Language | null; debtCollector: boolean };
 }
 
 export async function findConsumerMailTarget(
@@ -14,11 +16,37 @@ export async function findConsumerMailTarget(
   consumerId: number,
 ): Promise<ConsumerMailTarget | null> {
   const [row] = await db
-    .select({ email: consumers.email, tenant: { id: tenants.id, subdomain: tenants.subdomain } })
+    .select({
+      email: consumers.email,
+      language: consumers.language,
+      tenant: { id: tenants.id, subdomain: tenants.subdomain, settings: tenants.settings },
+    })
     .from(consumers)
     .innerJoin(tenants, eq(tenants.id, consumers.tenantId))
     .where(eq(consumers.id, consumerId));
-  return row ?? null;
+  if (row === undefined) return null;
+  const { settings, ...tenant } = row.tenant;
+  return {
+    email: row.email,
+    language: row.language,
+    tenant: {
+      ...tenant,
+      defaultLanguage: settings.defaultLanguage ?? null,
+      debtCollector: settings.debtCollector === true,
+    },
+  };
+}
+
+/** Saves the language a consumer signed in with; a write only when it changes it. */
+export async function saveConsumerLanguage(
+  db: Database,
+  consumerId: number,
+  language: Language,
+): Promise<void> {
+  await db
+    .update(consumers)
+    .set({ language })
+    .where(and(eq(consumers.id, consumerId), sql`${consumers.language} IS DISTINCT FROM ${language}`));
 }
 
 /** A consumer of a mailing's file: its key, and which verification values it has on file. */
@@ -72,6 +100,8 @@ export interface ImportedConsumer {
   last4_ssn_hash: string;
   postal_code_hash: string;
   date_of_birth_hash: string;
+  /** Null keeps the language a consumer already has. */
+  language: Language | null;
 }
 
 /** Writes a batch of an import; counts the consumers it created and the ones it updated. */
@@ -108,17 +138,18 @@ async function upsertConsumers(
     db,
     sql`
     INSERT INTO consumers
-      (tenant_id, consumer_id, name, email, last4_ssn_hash, postal_code_hash, date_of_birth_hash, created_at)
+      (tenant_id, consumer_id, name, email, last4_ssn_hash, postal_code_hash, date_of_birth_hash, language, created_at)
     SELECT ${tenantId}, r.consumer_id, r.name, r.email, r.last4_ssn_hash, r.postal_code_hash,
-      r.date_of_birth_hash, ${now.toISOString()}::timestamptz
+      r.date_of_birth_hash, r.language, ${now.toISOString()}::timestamptz
     FROM json_to_recordset(${JSON.stringify(batch)}::json) AS r(consumer_id text, name text, email text,
-      last4_ssn_hash text, postal_code_hash text, date_of_birth_hash text)
+      last4_ssn_hash text, postal_code_hash text, date_of_birth_hash text, language text)
     ON CONFLICT (tenant_id, consumer_id) DO UPDATE SET
       name = excluded.name,
       email = excluded.email,
       last4_ssn_hash = excluded.last4_ssn_hash,
       postal_code_hash = excluded.postal_code_hash,
-      date_of_birth_hash = excluded.date_of_birth_hash
+      date_of_birth_hash = excluded.date_of_birth_hash,
+      language = coalesce(excluded.language, consumers.language)
     -- xmax is 0 on a freshly inserted row and set on a row the conflict updated.
     RETURNING (xmax = 0) AS inserted`,
   );

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SignInType } from '@entry/domain';
+import type { Language, SignInType } from '@entry/domain';
 import { and, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
 import { type Database, oncePerHandle } from '../db/index.ts';
@@ -13,8 +13,21 @@ import { forgetIdentityTokens, readCacheFor } from './read-cache.ts';
 export interface IdentityTokenRecord {
   token: typeof identityTokens.$inferSelect;
   /** `lockedUntil`: the consumer's own lock, counted across its links. */
-  consumer: { id: number; consumerId: string; email: string | null; lockedUntil: Date | null };
-  tenant: { id: number; subdomain: string; mfaRequired: boolean };
+  consumer: {
+    id: number;
+    consumerId: string;
+    email: string | null;
+    lockedUntil: Date | null;
+    language: Language | null;
+  };
+  /** `defaultLanguage`: null where the operator has not set one. */
+  tenant: {
+    id: number;
+    subdomain: string;
+    mfaRequired: boolean;
+    defaultLanguage: Language | null;
+    debtCollector: boolean;
+  };
 }
 
 function tokenQuery(db: Database, by: 'guid' | 'shortId', name: string) {
@@ -72,11 +85,14 @@ export async function findIdentityTokenToVerify(
         consumerId: consumer.consumerId,
         email: consumer.email,
         lockedUntil: consumer.lockedUntil,
+        language: consumer.language,
       },
       tenant: {
         id: row.tenant.id,
         subdomain: row.tenant.subdomain,
         mfaRequired: row.tenant.settings.mfaRequired,
+        defaultLanguage: row.tenant.settings.defaultLanguage ?? null,
+        debtCollector: row.tenant.settings.debtCollector === true,
       },
     },
     consumerRow: consumer,

@@ -29,6 +29,7 @@ export type NewOutboxMail = Required<
     | 'createdAt'
     | 'nextAttemptAt'
     | 'expiresAt'
+    | 'evidence'
   >
 >;
 
@@ -42,6 +43,7 @@ const outboxInsert = rowsInsert(mailOutbox, [
   'createdAt',
   'nextAttemptAt',
   'expiresAt',
+  'evidence',
 ]);
 
 /**

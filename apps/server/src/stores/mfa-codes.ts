@@ -1,3 +1,4 @@
+import type { Language } from '@entry/domain';
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { rowsInsert } from '../db/rows-insert.ts';
@@ -10,6 +11,8 @@ export interface StoredCode {
   codeHash: string;
   createdAt: Date;
   expiresAt: Date;
+  /** The language of the page the pending sign-in came from, when it named one. */
+  language: Language | null;
 }
 
 /**
@@ -20,11 +23,12 @@ export function mfaCodeInsert(code: StoredCode): StatementPart {
   return codeInsert([code]);
 }
 
-const codeInsert = rowsInsert(mfaCodes, ['sessionId', 'codeHash', 'expiresAt', 'createdAt']);
+const codeInsert = rowsInsert(mfaCodes, ['sessionId', 'codeHash', 'expiresAt', 'createdAt', 'language']);
 
 /**
  * Replaces the session's code with `code`, voiding the earlier one, unless the latest code was
- * made after `notBefore`: then answers when it was made. The session row is locked, so parallel
+ * made after `notBefore`: then answers when it was made. A code without a language keeps the
+ * earlier code's. The session row is locked, so parallel
  * replacements make at most one code.
  */
 export async function replaceCodeUnlessRecent(
@@ -35,7 +39,7 @@ export async function replaceCodeUnlessRecent(
   return db.transaction(async (tx) => {
     await tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, code.sessionId)).for('update');
     const [latest] = await tx
-      .select({ createdAt: mfaCodes.createdAt })
+      .select({ createdAt: mfaCodes.createdAt, language: mfaCodes.language })
       .from(mfaCodes)
       .where(eq(mfaCodes.sessionId, code.sessionId))
       .orderBy(desc(mfaCodes.id))
@@ -47,7 +51,7 @@ export async function replaceCodeUnlessRecent(
       .update(mfaCodes)
       .set({ usedAt: code.createdAt })
       .where(and(eq(mfaCodes.sessionId, code.sessionId), isNull(mfaCodes.usedAt)));
-    await tx.execute(sqlOf(mfaCodeInsert(code)));
+    await tx.execute(sqlOf(mfaCodeInsert({ ...code, language: code.language ?? latest?.language ?? null })));
     return { replaced: true };
   });
 }
@@ -62,7 +66,7 @@ export async function takeCodeTry(
   sessionId: string,
   now: Date,
   maxTries: number,
-): Promise<{ id: number; codeHash: string; attempts: number } | undefined> {
+): Promise<{ id: number; codeHash: string; attempts: number; language: Language | null } | undefined> {
   const [attempt] = await db
     .update(mfaCodes)
     .set({ attempts: sql`${mfaCodes.attempts} + 1` })
@@ -74,7 +78,12 @@ export async function takeCodeTry(
         lt(mfaCodes.attempts, maxTries),
       ),
     )
-    .returning({ id: mfaCodes.id, codeHash: mfaCodes.codeHash, attempts: mfaCodes.attempts });
+    .returning({
+      id: mfaCodes.id,
+      codeHash: mfaCodes.codeHash,
+      attempts: mfaCodes.attempts,
+      language: mfaCodes.language,
+    });
   return attempt;
 }
 

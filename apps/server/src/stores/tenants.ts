@@ -1,4 +1,4 @@
-import type { OrganizationContact, StaffSecondFactorPolicy } from '@entry/domain';
+import type { Language, OrganizationContact, StaffSecondFactorPolicy } from '@entry/domain';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
@@ -21,7 +21,13 @@ export async function findTenantByIdAndSubdomain(
     .where(and(eq(tenants.id, customerId), eq(tenants.subdomain, subdomain)));
   return tenant === undefined
     ? null
-    : { id: tenant.id, subdomain: tenant.subdomain, mfaRequired: tenant.settings.mfaRequired };
+    : {
+        id: tenant.id,
+        subdomain: tenant.subdomain,
+        mfaRequired: tenant.settings.mfaRequired,
+        defaultLanguage: tenant.settings.defaultLanguage ?? null,
+        debtCollector: tenant.settings.debtCollector === true,
+      };
 }
 
 export type TenantRow = typeof tenants.$inferSelect;
@@ -41,7 +47,7 @@ export function allTenants(db: Database): Promise<TenantRow[]> {
 }
 
 /** What the public access lookup tells of a tenant: its logo by its address's parts only. */
-export type AccessTenant = Pick<TenantRow, 'id' | 'subdomain' | 'name' | 'contact'> & {
+export type AccessTenant = Pick<TenantRow, 'id' | 'subdomain' | 'name' | 'contact' | 'settings'> & {
   logo: { mediaType: LogoMediaType; digest: string } | null;
 };
 
@@ -63,6 +69,7 @@ export function findAccessTenantCached(
         subdomain: tenants.subdomain,
         name: tenants.name,
         contact: tenants.contact,
+        settings: tenants.settings,
         logoMediaType: tenantLogos.mediaType,
         logoDigest: tenantLogos.digest,
       })
@@ -121,10 +128,12 @@ export interface TenantDetailsChange {
   contact?: OrganizationContact;
   logo?: NewTenantLogo | null;
   staffSecondFactor?: StaffSecondFactorPolicy;
+  defaultLanguage?: Language;
+  debtCollector?: boolean;
 }
 
 /**
- * Changes a tenant's name, contact, logo and second-factor policy together; undefined when no tenant has the subdomain.
+ * Changes a tenant's name, contact, logo and settings together; undefined when no tenant has the subdomain.
  * The access lookup's cached entries of the tenant go at once.
  */
 export async function updateTenantDetails(
@@ -133,14 +142,17 @@ export async function updateTenantDetails(
   change: TenantDetailsChange,
   now: Date,
 ): Promise<TenantRow | undefined> {
+  const settings: Partial<TenantSettings> = {
+    ...(change.staffSecondFactor === undefined ? {} : { staffSecondFactor: change.staffSecondFactor }),
+    ...(change.defaultLanguage === undefined ? {} : { defaultLanguage: change.defaultLanguage }),
+    ...(change.debtCollector === undefined ? {} : { debtCollector: change.debtCollector }),
+  };
   const columns = {
     ...(change.name === undefined ? {} : { name: change.name }),
     ...(change.contact === undefined ? {} : { contact: change.contact }),
-    ...(change.staffSecondFactor === undefined
+    ...(Object.keys(settings).length === 0
       ? {}
-      : {
-          settings: sql<TenantSettings>`${tenants.settings} || ${JSON.stringify({ staffSecondFactor: change.staffSecondFactor })}::jsonb`,
-        }),
+      : { settings: sql<TenantSettings>`${tenants.settings} || ${JSON.stringify(settings)}::jsonb` }),
   };
   const updated = await db.transaction(async (tx) => {
     const [row] =
