@@ -112,6 +112,12 @@ describe('the calls of spec section 7', () => {
       request: 'POST /api/auth/v1/consumer/sign-in/mfa/resend',
     },
     {
+      name: 'MFA resend in the page language',
+      send: (c) => c.consumerAuth.resendMfa('es'),
+      answer: null,
+      request: 'POST /api/auth/v1/consumer/sign-in/mfa/resend {"language":"es"}',
+    },
+    {
       name: 'consumer refresh',
       send: (c) => c.consumerAuth.refresh(),
       answer: authTokenResult(),

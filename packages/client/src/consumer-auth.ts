@@ -1,6 +1,7 @@
 import {
   type AuthTokenResult,
   type IdentityTokenSignInRequest,
+  type Language,
   type LookupSignInRequest,
   type LookupSignInResponse,
   lookupSignInResponseSchema,
@@ -17,8 +18,8 @@ export interface ConsumerAuthApi {
   lookupSignIn(request: LookupSignInRequest): Promise<LookupSignInResponse>;
   /** POST /v1/consumer/sign-in/mfa?mfaCode=, sent with the restricted token. */
   mfaSignIn(mfaCode: string): Promise<AuthTokenResult>;
-  /** POST /v1/consumer/sign-in/mfa/resend: a new code, the previous one void. */
-  resendMfa(): Promise<void>;
+  /** POST /v1/consumer/sign-in/mfa/resend: a new code, the previous one void, written in `language` when given. */
+  resendMfa(language?: Language): Promise<void>;
   refresh(): Promise<void>;
   signOut(): Promise<void>;
 }
@@ -54,10 +55,11 @@ export function createConsumerAuthApi(http: HttpClient): ConsumerAuthApi {
         listed: [400, 401, 404, 409],
         session: 'required',
       }),
-    resendMfa: () =>
+    resendMfa: (language) =>
       http.call({
         method: 'POST',
         path: authPath('consumer', 'sign-in/mfa/resend'),
+        ...(language === undefined ? {} : { body: { language } }),
         listed: [409],
         scope: 'consumer',
         signInStep: true,

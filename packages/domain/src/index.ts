@@ -2,6 +2,7 @@ export * from './api/schemas.ts';
 export * from './api/second-factors.ts';
 export * from './constants.ts';
 export * from './dates.ts';
+export * from './disclosure.ts';
 export * from './errors.ts';
 export * from './hosts.ts';
 export * from './lock-policy.ts';

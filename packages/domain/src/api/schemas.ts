@@ -48,6 +48,11 @@ export const organizationContactSchema = z.object({
 });
 export type OrganizationContact = z.infer<typeof organizationContactSchema>;
 
+/** The languages of the consumer pages and mail. */
+export const languages = ['en', 'es'] as const;
+export const languageSchema = z.enum(languages);
+export type Language = z.infer<typeof languageSchema>;
+
 export const accessResultSchema = z.object({
   subdomain: z.string(),
   /** Absolute URL of the tenant's consumer portal base, e.g. `http://sender.localhost:8080/c/`. */
@@ -58,6 +63,10 @@ export const accessResultSchema = z.object({
   contact: organizationContactSchema.optional(),
   /** The path of the organization's logo on the tenant's host, when it has one; it changes with the logo. */
   logoUrl: z.string().optional(),
+  /** The language of the organization's consumer pages when nothing else decides it. */
+  defaultLanguage: languageSchema.optional(),
+  /** Whether the organization collects debts: its pages and mail then carry `debtCollectorDisclosure`. */
+  debtCollector: z.boolean().optional(),
 });
 export type AccessResult = z.infer<typeof accessResultSchema>;
 
@@ -124,6 +133,8 @@ export const identityTokenSignInRequestSchema = z.strictObject({
   token: tokenParamSchema,
   customerId: customerIdBodySchema,
   subdomain: subdomainParamSchema,
+  /** The page's language: a code mailed by this call is written in it. */
+  language: languageSchema.optional(),
 });
 export type IdentityTokenSignInRequest = z.infer<typeof identityTokenSignInRequestSchema>;
 
@@ -140,6 +151,8 @@ export const lookupSignInRequestSchema = z.strictObject({
     .regex(/^\d{5}$/)
     .nullish(),
   dateOfBirth: isoDate.nullish(),
+  /** The page's language: a code mailed by this call is written in it. */
+  language: languageSchema.optional(),
 });
 export type LookupSignInRequest = z.infer<typeof lookupSignInRequestSchema>;
 
@@ -176,6 +189,8 @@ export const consumerIdentityTokenSchema = z.object({
   data: identityTokenDataSchema.nullable(),
   /** When the verification of this link, locked after too many wrong answers, opens again; null when it is open. */
   lockedUntil: isoDateTime.nullable().optional(),
+  /** The language the consumer chose before; null when they never did. */
+  language: languageSchema.nullable().optional(),
 });
 export type ConsumerIdentityToken = z.infer<typeof consumerIdentityTokenSchema>;
 
