@@ -5,6 +5,7 @@ export * from './dates.ts';
 export * from './disclosure.ts';
 export * from './errors.ts';
 export * from './hosts.ts';
+export * from './languages.ts';
 export * from './lock-policy.ts';
 export * from './messages.ts';
 export * from './scopes.ts';

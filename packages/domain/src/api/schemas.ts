@@ -1,4 +1,5 @@
 import { errorCodes } from '../errors.ts';
+import { languages } from '../languages.ts';
 import { signInTypes } from '../sign-in-types.ts';
 import { z } from '../zod.ts';
 
@@ -48,10 +49,7 @@ export const organizationContactSchema = z.object({
 });
 export type OrganizationContact = z.infer<typeof organizationContactSchema>;
 
-/** The languages of the consumer pages and mail. */
-export const languages = ['en', 'es'] as const;
 export const languageSchema = z.enum(languages);
-export type Language = z.infer<typeof languageSchema>;
 
 export const accessResultSchema = z.object({
   subdomain: z.string(),
