@@ -1,6 +1,6 @@
 // @vitest-environment-options {"url": "http://sender.localhost:4173/"}
 
-import { errorMessages } from '@entry/domain';
+import { type AppConfig, errorMessages } from '@entry/domain';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
@@ -28,13 +28,13 @@ import { showLanguage } from './language.ts';
 
 vi.mock('../lib/api-client.ts', () => ({ consumerApi: vi.fn() }));
 
-const config = {
+const config: AppConfig = {
   domain: 'localhost',
   scheme: 'http',
   port: '4173',
   adminDomainMarkers: [],
   dashDomainMarkers: [],
-} as const;
+};
 
 const organization = {
   subdomain: 'sender',
@@ -240,6 +240,26 @@ describe('every consumer page in Spanish', () => {
     await user.click(screen.getByRole('button', { name: 'Continuar' }));
     expect(await screen.findByText(/Ese código no es correcto.*Le queda 1 intento\./)).toBeTruthy();
     expectNoEnglish();
+  });
+
+  it('asks for the code mail in Spanish: the verification and a new code name the language', async () => {
+    const user = userEvent.setup();
+    const services = renderSpanishPage('/c/verify-token', {
+      state: pending('PostalCode'),
+      routes: {
+        'POST /api/auth/v1/consumer/sign-in/lookup': {
+          status: 200,
+          body: { authToken: authTokenResult({ accessType: 'MfaPending', hasRestrictedAccess: true }) },
+        },
+        'POST /api/auth/v1/consumer/sign-in/mfa/resend': { status: 204 },
+      },
+    });
+    await pageLoaded('Confirme su identidad');
+    await user.type(screen.getByLabelText('Código postal (ZIP)'), '90210');
+    await user.click(screen.getByRole('button', { name: 'Continuar' }));
+    await pageLoaded('Escriba su código');
+    const lookup = services.sent.find((call) => call.route === 'POST /api/auth/v1/consumer/sign-in/lookup');
+    expect(lookup?.body).toMatchObject({ postalCode: '90210', language: 'es' });
   });
 
   it('the expired link', async () => {
