@@ -34,7 +34,7 @@ const zodChunk = 'zod';
  */
 const entrySharedChunk = {
   name: 'entry-shared',
-  test: /node_modules[\\/]react[\\/]|src[\\/](i18n[\\/]language|components[\\/]auth-layout[\\/]layout-texts|lib[\\/](organization|in-next-task)|config[\\/](paths|app-config-context))\.tsx?$|packages[\\/]domain[\\/]src[\\/](hosts|targets|languages|constants|messages)\.ts$/,
+  test: /node_modules[\\/]react[\\/]|src[\\/](i18n[\\/]language|components[\\/]auth-layout[\\/]layout-texts|lib[\\/](organization|in-next-task)|config[\\/](paths|app-config-context))\.tsx?$|packages[\\/]domain[\\/]src[\\/](hosts|targets|constants|messages)\.ts$/,
 };
 
 export default defineConfig(({ command }) => ({

@@ -16,8 +16,8 @@ export interface ConsumerAuthApi {
   signInWithIdentityToken(request: IdentityTokenSignInRequest): Promise<AuthTokenResult>;
   /** POST /v1/consumer/sign-in/lookup; the result may be a restricted token that only the MFA step accepts. */
   lookupSignIn(request: LookupSignInRequest): Promise<LookupSignInResponse>;
-  /** POST /v1/consumer/sign-in/mfa?mfaCode=, sent with the restricted token. */
-  mfaSignIn(mfaCode: string): Promise<AuthTokenResult>;
+  /** POST /v1/consumer/sign-in/mfa?mfaCode=, sent with the restricted token; `language`: the page's, kept for the consumer. */
+  mfaSignIn(mfaCode: string, language?: Language): Promise<AuthTokenResult>;
   /** POST /v1/consumer/sign-in/mfa/resend: a new code, the previous one void, written in `language` when given. */
   resendMfa(language?: Language): Promise<void>;
   refresh(): Promise<void>;
@@ -48,10 +48,11 @@ export function createConsumerAuthApi(http: HttpClient): ConsumerAuthApi {
       http.tokens.set(response.authToken, { scope: 'consumer' });
       return response;
     },
-    mfaSignIn: (mfaCode) =>
+    mfaSignIn: (mfaCode, language) =>
       signIn(http, 'consumer', {
         path: authPath('consumer', 'sign-in/mfa'),
         query: { mfaCode },
+        ...(language === undefined ? {} : { body: { language } }),
         listed: [400, 401, 404, 409],
         session: 'required',
       }),

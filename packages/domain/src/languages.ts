@@ -1,4 +1,6 @@
-/** The languages of the consumer pages and mail. */
-export const languages = ['en', 'es'] as const;
+import { z } from './zod.ts';
 
-export type Language = (typeof languages)[number];
+/** The languages consumers read pages and mail in; English first, the default. */
+export const languages = ['en', 'es'] as const;
+export const languageSchema = z.enum(languages);
+export type Language = z.infer<typeof languageSchema>;

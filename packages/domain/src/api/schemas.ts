@@ -1,5 +1,5 @@
 import { errorCodes } from '../errors.ts';
-import { languages } from '../languages.ts';
+import { languageSchema } from '../languages.ts';
 import { signInTypes } from '../sign-in-types.ts';
 import { z } from '../zod.ts';
 
@@ -49,8 +49,6 @@ export const organizationContactSchema = z.object({
 });
 export type OrganizationContact = z.infer<typeof organizationContactSchema>;
 
-export const languageSchema = z.enum(languages);
-
 export const accessResultSchema = z.object({
   subdomain: z.string(),
   /** Absolute URL of the tenant's consumer portal base, e.g. `http://sender.localhost:8080/c/`. */
@@ -61,9 +59,9 @@ export const accessResultSchema = z.object({
   contact: organizationContactSchema.optional(),
   /** The path of the organization's logo on the tenant's host, when it has one; it changes with the logo. */
   logoUrl: z.string().optional(),
-  /** The language of the organization's consumer pages when nothing else decides it. */
+  /** The language of the organization's consumer pages and mail when nothing else names one. */
   defaultLanguage: languageSchema.optional(),
-  /** Whether the organization collects debts: its pages and mail then carry `debtCollectorDisclosure`. */
+  /** Whether the organization collects debts: its consumer pages and mail then say so. */
   debtCollector: z.boolean().optional(),
 });
 export type AccessResult = z.infer<typeof accessResultSchema>;
@@ -127,12 +125,14 @@ export type PasswordChangeRequest = z.infer<typeof passwordChangeRequestSchema>;
 export const passwordResetCheckRequestSchema = z.strictObject({ resetToken });
 export type PasswordResetCheckRequest = z.infer<typeof passwordResetCheckRequestSchema>;
 
+/** The language of the page a consumer signs in from: the code mail speaks it, and a completed sign-in keeps it. */
+const pageLanguage = languageSchema.optional();
+
 export const identityTokenSignInRequestSchema = z.strictObject({
   token: tokenParamSchema,
   customerId: customerIdBodySchema,
   subdomain: subdomainParamSchema,
-  /** The page's language: a code mailed by this call is written in it. */
-  language: languageSchema.optional(),
+  language: pageLanguage,
 });
 export type IdentityTokenSignInRequest = z.infer<typeof identityTokenSignInRequestSchema>;
 
@@ -149,8 +149,7 @@ export const lookupSignInRequestSchema = z.strictObject({
     .regex(/^\d{5}$/)
     .nullish(),
   dateOfBirth: isoDate.nullish(),
-  /** The page's language: a code mailed by this call is written in it. */
-  language: languageSchema.optional(),
+  language: pageLanguage,
 });
 export type LookupSignInRequest = z.infer<typeof lookupSignInRequestSchema>;
 
@@ -158,6 +157,10 @@ export const lookupSignInResponseSchema = z.object({ authToken: authTokenResultS
 export type LookupSignInResponse = z.infer<typeof lookupSignInResponseSchema>;
 
 export const mfaQuerySchema = z.strictObject({ mfaCode: z.string().regex(/^\d{6}$/) });
+
+/** The MFA call and its resend: the body is optional, as a POST without one is accepted. */
+export const mfaRequestSchema = z.strictObject({ language: pageLanguage }).nullish();
+export type MfaRequest = z.infer<typeof mfaRequestSchema>;
 
 export const launchResultSchema = z.object({ token: z.string() });
 export type LaunchResult = z.infer<typeof launchResultSchema>;
@@ -187,7 +190,7 @@ export const consumerIdentityTokenSchema = z.object({
   data: identityTokenDataSchema.nullable(),
   /** When the verification of this link, locked after too many wrong answers, opens again; null when it is open. */
   lockedUntil: isoDateTime.nullable().optional(),
-  /** The language the consumer chose before; null when they never did. */
+  /** The consumer's saved language, null when none is saved. */
   language: languageSchema.nullable().optional(),
 });
 export type ConsumerIdentityToken = z.infer<typeof consumerIdentityTokenSchema>;

@@ -91,7 +91,7 @@ export function MfaPage() {
   }
 
   const sendCode = form.onSubmitWith(async ({ mfaCode }) => {
-    const result = await api.consumerAuth.mfaSignIn(mfaCode.trim());
+    const result = await api.consumerAuth.mfaSignIn(mfaCode.trim(), language);
     navigate(landingPath(api.tokens, result.sessionGuid), { replace: true });
   }, codeRefusal);
 
