@@ -27,6 +27,16 @@ const reactRouterProduction = fileURLToPath(
 /** The chunk of zod (the API client's schemas), the largest part of every portal page. */
 const zodChunk = 'zod';
 
+/**
+ * The modules the entry chunk shares with the pages' chunks. Left to the bundler, they split into
+ * several small files by which lazy chunks use each, and every file is compressed on its own: one
+ * chunk keeps the entry page within its budget (DESIGN.md section 8).
+ */
+const entrySharedChunk = {
+  name: 'entry-shared',
+  test: /node_modules[\\/]react[\\/]|src[\\/](i18n[\\/]language|components[\\/]auth-layout[\\/]layout-texts|lib[\\/](organization|in-next-task)|config[\\/](paths|app-config-context))\.tsx?$|packages[\\/]domain[\\/]src[\\/](hosts|targets|constants|messages)\.ts$/,
+};
+
 export default defineConfig(({ command }) => ({
   plugins: [
     react(),
@@ -94,7 +104,9 @@ export default defineConfig(({ command }) => ({
     modulePreload: { polyfill: false },
     rolldownOptions: {
       // zod in a chunk of its own, which imports nothing: route-preloads can start it early.
-      output: { codeSplitting: { groups: [{ name: zodChunk, test: /node_modules[\\/]zod[\\/]/ }] } },
+      output: {
+        codeSplitting: { groups: [{ name: zodChunk, test: /node_modules[\\/]zod[\\/]/ }, entrySharedChunk] },
+      },
     },
   },
   server: {

@@ -106,10 +106,22 @@ describe('the calls of spec section 7', () => {
       request: 'POST /api/auth/v1/consumer/sign-in/mfa?mfaCode=123456',
     },
     {
+      name: 'MFA sign-in in the page language',
+      send: (c) => c.consumerAuth.mfaSignIn('123456', 'es'),
+      answer: authTokenResult(),
+      request: 'POST /api/auth/v1/consumer/sign-in/mfa?mfaCode=123456 {"language":"es"}',
+    },
+    {
       name: 'MFA resend',
       send: (c) => c.consumerAuth.resendMfa(),
       answer: null,
       request: 'POST /api/auth/v1/consumer/sign-in/mfa/resend',
+    },
+    {
+      name: 'MFA resend in the page language',
+      send: (c) => c.consumerAuth.resendMfa('es'),
+      answer: null,
+      request: 'POST /api/auth/v1/consumer/sign-in/mfa/resend {"language":"es"}',
     },
     {
       name: 'consumer refresh',

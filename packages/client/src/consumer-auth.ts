@@ -1,6 +1,7 @@
 import {
   type AuthTokenResult,
   type IdentityTokenSignInRequest,
+  type Language,
   type LookupSignInRequest,
   type LookupSignInResponse,
   lookupSignInResponseSchema,
@@ -15,10 +16,10 @@ export interface ConsumerAuthApi {
   signInWithIdentityToken(request: IdentityTokenSignInRequest): Promise<AuthTokenResult>;
   /** POST /v1/consumer/sign-in/lookup; the result may be a restricted token that only the MFA step accepts. */
   lookupSignIn(request: LookupSignInRequest): Promise<LookupSignInResponse>;
-  /** POST /v1/consumer/sign-in/mfa?mfaCode=, sent with the restricted token. */
-  mfaSignIn(mfaCode: string): Promise<AuthTokenResult>;
-  /** POST /v1/consumer/sign-in/mfa/resend: a new code, the previous one void. */
-  resendMfa(): Promise<void>;
+  /** POST /v1/consumer/sign-in/mfa?mfaCode=, sent with the restricted token; `language`: the page's, kept for the consumer. */
+  mfaSignIn(mfaCode: string, language?: Language): Promise<AuthTokenResult>;
+  /** POST /v1/consumer/sign-in/mfa/resend: a new code, the previous one void, written in `language` when given. */
+  resendMfa(language?: Language): Promise<void>;
   refresh(): Promise<void>;
   signOut(): Promise<void>;
 }
@@ -47,17 +48,19 @@ export function createConsumerAuthApi(http: HttpClient): ConsumerAuthApi {
       http.tokens.set(response.authToken, { scope: 'consumer' });
       return response;
     },
-    mfaSignIn: (mfaCode) =>
+    mfaSignIn: (mfaCode, language) =>
       signIn(http, 'consumer', {
         path: authPath('consumer', 'sign-in/mfa'),
         query: { mfaCode },
+        ...(language === undefined ? {} : { body: { language } }),
         listed: [400, 401, 404, 409],
         session: 'required',
       }),
-    resendMfa: () =>
+    resendMfa: (language) =>
       http.call({
         method: 'POST',
         path: authPath('consumer', 'sign-in/mfa/resend'),
+        ...(language === undefined ? {} : { body: { language } }),
         listed: [409],
         scope: 'consumer',
         signInStep: true,

@@ -2,10 +2,12 @@ import { Suspense, useEffect } from 'react';
 import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { AuthLayout } from '../components/auth-layout/auth-layout.tsx';
 import { helpTopicOf } from '../components/auth-layout/help-content.tsx';
+import { layoutTexts } from '../components/auth-layout/layout-texts.ts';
 import { LoadingState } from '../components/loading-state.tsx';
 import { PageLoadBoundary } from '../components/page-load-boundary.tsx';
 import { paths } from '../config/paths.ts';
 import { consumerPortalRoutes } from '../features/consumer-portal/consumer-portal-routes.tsx';
+import { useTexts } from '../i18n/language.ts';
 import { appUpdate } from '../lib/app-update.ts';
 import {
   DomainPickerPage,
@@ -17,10 +19,11 @@ import {
 
 function LayoutWithSuspense() {
   const { pathname } = useLocation();
+  const texts = useTexts('layout', layoutTexts);
   return (
     <AuthLayout helpTopic={helpTopicOf(pathname)}>
       <PageLoadBoundary>
-        <Suspense fallback={<LoadingState label="Loading…" />}>
+        <Suspense fallback={<LoadingState label={texts.loading} />}>
           <Outlet />
         </Suspense>
       </PageLoadBoundary>

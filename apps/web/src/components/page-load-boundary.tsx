@@ -1,5 +1,7 @@
 import { Component, type ReactNode } from 'react';
+import { textsOf } from '../i18n/language.ts';
 import { AuthCard } from './auth-layout/auth-layout.tsx';
+import { layoutTexts } from './auth-layout/layout-texts.ts';
 import { UnreachableNotice } from './unreachable-notice.tsx';
 
 /** Loads the page again: a page's script that failed to load is asked for again only by a reload. */
@@ -22,7 +24,7 @@ export class PageLoadBoundary extends Component<{ children: ReactNode }, { faile
   override render() {
     if (!this.state.failed) return this.props.children;
     return (
-      <AuthCard title="This page could not be loaded">
+      <AuthCard title={textsOf('layout', layoutTexts).pageNotLoaded}>
         <UnreachableNotice onRetry={reload} />
       </AuthCard>
     );

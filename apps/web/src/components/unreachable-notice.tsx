@@ -1,12 +1,7 @@
 import { type ReactNode, useEffect } from 'react';
+import { useTexts } from '../i18n/language.ts';
+import { layoutTexts } from './auth-layout/layout-texts.ts';
 import { FormAlert } from './form-field.tsx';
-
-/** Our own words for a server that cannot be reached; the spec has none. */
-export const unreachableMessages = {
-  notice:
-    'We cannot reach the server right now. Check your internet connection, then try again. We will also try again as soon as your device is back online.',
-  retry: 'Try again',
-} as const;
 
 /**
  * The server could not be reached: says so, offers to try again, and tries again by itself when
@@ -22,6 +17,7 @@ export function UnreachableNotice({
   /** What could not be done, said before the general notice. */
   children?: ReactNode;
 }) {
+  const texts = useTexts('layout', layoutTexts);
   useEffect(() => {
     window.addEventListener('online', onRetry);
     return () => window.removeEventListener('online', onRetry);
@@ -30,7 +26,7 @@ export function UnreachableNotice({
     <div className="unreachable">
       <FormAlert>
         {children}
-        <p>{unreachableMessages.notice}</p>
+        <p>{texts.unreachable}</p>
       </FormAlert>
       <button
         type="button"
@@ -39,7 +35,7 @@ export function UnreachableNotice({
         aria-busy={retrying}
         onClick={onRetry}
       >
-        {unreachableMessages.retry}
+        {texts.tryAgain}
       </button>
     </div>
   );

@@ -1,6 +1,6 @@
 import { type ApiClient, createApiClient } from '@entry/client';
 import { appUpdate } from './app-update.ts';
-import { notify } from './notifications.ts';
+import { notifyInLanguage } from './notice-texts.ts';
 
 let consumerClient: ApiClient | undefined;
 
@@ -16,7 +16,7 @@ export function consumerApi(): ApiClient {
     scope: 'consumer',
     storage: window.sessionStorage,
     hooks: {
-      notify,
+      notify: notifyInLanguage,
       goToRoot: () => window.location.assign('/'),
       requestUpdateCheck: appUpdate.checkForUpdate,
     },

@@ -1,5 +1,11 @@
 import type { AccessApi, CallOptions } from '@entry/client';
-import { type AccessResult, type OrganizationContact, productName, tenantSubdomainOf } from '@entry/domain';
+import {
+  type AccessResult,
+  type Language,
+  type OrganizationContact,
+  productName,
+  tenantSubdomainOf,
+} from '@entry/domain';
 import { useEffect, useSyncExternalStore } from 'react';
 import { useAppConfigIfProvided } from '../config/app-config-context.tsx';
 import { inNextTask } from './in-next-task.ts';
@@ -11,6 +17,8 @@ export interface Organization {
   contact: OrganizationContact;
   /** A path on the tenant's host; null when the organization has no logo. */
   logoUrl: string | null;
+  /** Whether its pages carry the debt collector's disclosure. */
+  debtCollector: boolean;
 }
 
 /**
@@ -27,6 +35,7 @@ function organizationOf(access: AccessResult): Organization {
     name: access.customerName,
     contact: access.contact ?? noContact,
     logoUrl: access.logoUrl ?? null,
+    debtCollector: access.debtCollector ?? false,
   };
 }
 
@@ -38,7 +47,8 @@ function isOrganization(value: unknown): value is Organization {
     typeof candidate.name === 'string' &&
     typeof candidate.contact === 'object' &&
     candidate.contact !== null &&
-    (candidate.logoUrl === null || typeof candidate.logoUrl === 'string')
+    (candidate.logoUrl === null || typeof candidate.logoUrl === 'string') &&
+    typeof candidate.debtCollector === 'boolean'
   );
 }
 
@@ -110,7 +120,7 @@ export function lookUpOrganization(
 }
 
 /** The tenant subdomain of this host; null on the apps host and the bare domain. */
-function useHostSubdomain(): string | null {
+export function useHostSubdomain(): string | null {
   const config = useAppConfigIfProvided();
   return config === null ? null : tenantSubdomainOf(window.location.hostname, config.domain);
 }
@@ -123,16 +133,27 @@ export function useOrganization(): Organization | null {
 }
 
 /** The organization the server named in this page's HTML (on a tenant's host), read once. */
-let organizationOfPage: { subdomain: string; name: string } | null | undefined;
+interface OrganizationOfPage {
+  subdomain: string;
+  name: string;
+  /** The language of its pages when nothing else decides it. */
+  defaultLanguage?: Language;
+}
 
-function namedInPage(): { subdomain: string; name: string } | null {
+let organizationOfPage: OrganizationOfPage | null | undefined;
+
+export function namedInPage(): OrganizationOfPage | null {
   if (organizationOfPage === undefined) {
     organizationOfPage = null;
     try {
       const named: unknown = JSON.parse(document.getElementById('organization')?.textContent ?? 'null');
       const candidate = (typeof named === 'object' && named !== null ? named : {}) as Record<string, unknown>;
       if (typeof candidate.subdomain === 'string' && typeof candidate.name === 'string') {
-        organizationOfPage = { subdomain: candidate.subdomain, name: candidate.name };
+        organizationOfPage = {
+          subdomain: candidate.subdomain,
+          name: candidate.name,
+          ...(candidate.defaultLanguage === 'es' ? { defaultLanguage: 'es' } : {}),
+        };
       }
     } catch {
       // A page without the organization shows the product's name until the lookup answers.

@@ -3,6 +3,8 @@ import { type ApiClient, createApiClient } from '@entry/client';
 export interface SentRequest {
   method: string;
   url: URL;
+  /** The JSON body, parsed; undefined without one. */
+  body: unknown;
 }
 
 type Answer = { status: number; body?: unknown };
@@ -18,7 +20,7 @@ export function fakeApi(routes: Record<string, Answer | (() => Answer | Promise<
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input), 'http://sender.localhost:4173');
     const method = init?.method ?? 'GET';
-    sent.push({ method, url });
+    sent.push({ method, url, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined });
     const route = routes[`${method} ${url.pathname}`];
     const answer =
       route === undefined ? { status: 599 } : typeof route === 'function' ? await route() : route;

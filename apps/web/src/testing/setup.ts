@@ -1,7 +1,9 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { showLanguage } from '../i18n/language.ts';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   window.sessionStorage.clear();
+  await showLanguage('en');
 });

@@ -1,12 +1,31 @@
-import { pageTexts } from '@entry/domain';
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useId, useRef } from 'react';
 import { paths } from '../../config/paths.ts';
-import { type Organization, useOrganization, useOrganizationName } from '../../lib/organization.ts';
+import { useTexts } from '../../i18n/language.ts';
+import {
+  type Organization,
+  useHostSubdomain,
+  useOrganization,
+  useOrganizationName,
+} from '../../lib/organization.ts';
 import { Logo } from '../logo/logo.tsx';
-import { ContactDetails, hasContact, OrganizationContact } from '../organization/organization-contact.tsx';
 import { HelpContent, type HelpTopic } from './help-content.tsx';
+import { layoutTexts } from './layout-texts.ts';
 import { useHelpPanel } from './use-help-panel.ts';
 import './auth-layout.css';
+
+/**
+ * The organization's parts and the language switch show on tenants' hosts only (the consumer
+ * pages), so the entry page loads none of them.
+ */
+const LanguageSwitch = lazy(() =>
+  import('../language-switch/language-switch.tsx').then((m) => ({ default: m.LanguageSwitch })),
+);
+const OrganizationContact = lazy(() =>
+  import('../organization/organization-contact.tsx').then((m) => ({ default: m.OrganizationContact })),
+);
+const OrganizationFooter = lazy(() =>
+  import('../organization/organization-contact.tsx').then((m) => ({ default: m.OrganizationFooter })),
+);
 
 /**
  * The header's mark and name: on a tenant's host the organization's (its logo when it has one),
@@ -27,16 +46,16 @@ function Brand({ organization, name }: { organization: Organization | null; name
 
 /** The organization's name and contact on its pages, and the product's privacy link on every page. */
 function PageFooter({ organization, inert }: { organization: Organization | null; inert: boolean }) {
+  const texts = useTexts('layout', layoutTexts);
   return (
     <footer className="auth-footer" inert={inert}>
       {organization !== null && (
-        <div className="auth-footer__organization">
-          <p className="auth-footer__name">{organization.name}</p>
-          {hasContact(organization) && <ContactDetails organization={organization} />}
-        </div>
+        <Suspense fallback={null}>
+          <OrganizationFooter organization={organization} />
+        </Suspense>
       )}
       <p className="auth-footer__links">
-        <a href={paths.privacy.href()}>Privacy</a>
+        <a href={paths.privacy.href()}>{texts.privacy}</a>
       </p>
     </footer>
   );
@@ -50,6 +69,8 @@ function PageFooter({ organization, inert }: { organization: Organization | null
 export function AuthLayout({ children, helpTopic }: { children: ReactNode; helpTopic?: HelpTopic }) {
   const organization = useOrganization();
   const organizationName = useOrganizationName();
+  const onTenantHost = useHostSubdomain() !== null;
+  const texts = useTexts('layout', layoutTexts);
   const panel = useHelpPanel();
   const panelId = useId();
   const titleId = useId();
@@ -84,10 +105,15 @@ export function AuthLayout({ children, helpTopic }: { children: ReactNode; helpT
   return (
     <div className={layoutClass}>
       <a className="skip-link" href="#main">
-        Skip to content
+        {texts.skipToContent}
       </a>
       <header className="auth-header" inert={isModal}>
         <Brand organization={organization} name={organizationName} />
+        {onTenantHost && (
+          <Suspense fallback={null}>
+            <LanguageSwitch />
+          </Suspense>
+        )}
         <button
           ref={triggerRef}
           type="button"
@@ -96,7 +122,7 @@ export function AuthLayout({ children, helpTopic }: { children: ReactNode; helpT
           aria-controls={panelId}
           onClick={panel.toggle}
         >
-          {pageTexts.helpPanel.title}
+          {texts.help}
         </button>
       </header>
       <div className="auth-body">
@@ -113,13 +139,13 @@ export function AuthLayout({ children, helpTopic }: { children: ReactNode; helpT
         >
           <div className="help-panel__header">
             <h2 id={titleId} className="help-panel__title">
-              {pageTexts.helpPanel.title}
+              {texts.help}
             </h2>
             <button
               ref={closeRef}
               type="button"
               className="icon-button"
-              aria-label="Close help"
+              aria-label={texts.closeHelp}
               onClick={panel.close}
             >
               <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
@@ -134,7 +160,11 @@ export function AuthLayout({ children, helpTopic }: { children: ReactNode; helpT
             </button>
           </div>
           <div className="help-panel__body">
-            <OrganizationContact organization={organization} headingLevel={3} />
+            {organization !== null && (
+              <Suspense fallback={null}>
+                <OrganizationContact organization={organization} headingLevel={3} />
+              </Suspense>
+            )}
             <HelpContent topic={helpTopic} />
           </div>
         </aside>

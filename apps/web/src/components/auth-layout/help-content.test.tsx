@@ -27,8 +27,8 @@ describe('HelpContent', () => {
     ['code', 'Your code'],
     ['staff', 'Signing in'],
     ['preferences', 'Your email preferences'],
-  ])('explains the %s page with its own help', (topic, heading) => {
+  ])('explains the %s page with its own help', async (topic, heading) => {
     render(<HelpContent topic={topic} />);
-    expect(screen.getAllByRole('heading', { level: 3 })[0]?.textContent).toBe(heading);
+    expect((await screen.findAllByRole('heading', { level: 3 }))[0]?.textContent).toBe(heading);
   });
 });

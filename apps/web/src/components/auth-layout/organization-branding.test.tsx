@@ -1,6 +1,6 @@
 // @vitest-environment-options {"url": "http://sender.localhost:4173/c/expired-link"}
 
-import type { AppConfig } from '@entry/domain';
+import { type AppConfig, debtCollectorDisclosure } from '@entry/domain';
 import { act, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AppConfigProvider } from '../../config/app-config-context.tsx';
@@ -30,7 +30,7 @@ function renderTenantPage() {
 }
 
 describe("a tenant's page", () => {
-  it("shows the product's name until the organization is known, then the organization's everywhere", () => {
+  it("shows the product's name until the organization is known, then the organization's everywhere", async () => {
     renderTenantPage();
     expect(screen.getByRole('link', { name: 'Account Access' })).toBeTruthy();
     expect(document.title).toBe('This link has expired - Account Access');
@@ -58,13 +58,13 @@ describe("a tenant's page", () => {
     expect(document.title).toBe('This link has expired - Sender Collections');
 
     const help = screen.getByRole('complementary', { name: 'Need help?' });
-    expect(within(help).getByRole('heading', { name: 'Contact Sender Collections' })).toBeTruthy();
+    expect(await within(help).findByRole('heading', { name: 'Contact Sender Collections' })).toBeTruthy();
     expect(within(help).getByRole('link', { name: '(800) 555-0199' }).getAttribute('href')).toBe(
       'tel:+18005550199',
     );
 
     const footer = screen.getByRole('contentinfo');
-    expect(within(footer).getByText('Sender Collections')).toBeTruthy();
+    expect(await within(footer).findByText('Sender Collections')).toBeTruthy();
     expect(within(footer).getByRole('link', { name: 'help@sender.example' }).getAttribute('href')).toBe(
       'mailto:help@sender.example',
     );
@@ -72,10 +72,26 @@ describe("a tenant's page", () => {
       'https://sender.example',
     );
     expect(within(footer).queryByText('Hours')).toBeNull();
+    expect(within(footer).queryByText(debtCollectorDisclosure.en)).toBeNull();
     expect(within(footer).getByRole('link', { name: 'Privacy' }).getAttribute('href')).toBe('/privacy');
     // Kept for the tab: the next page load shows it without asking the server.
     expect(JSON.parse(sessionStorage.getItem('organization') ?? 'null')).toMatchObject({
       name: 'Sender Collections',
     });
+  });
+
+  it("carries the debt collector's disclosure in the footer of an organization that collects debts", async () => {
+    renderTenantPage();
+    act(() =>
+      rememberOrganization({
+        subdomain: 'sender',
+        target: 'http://sender.localhost:4173/c/',
+        customerId: 1001,
+        customerName: 'Sender Collections',
+        debtCollector: true,
+      }),
+    );
+    const footer = screen.getByRole('contentinfo');
+    expect(await within(footer).findByText(debtCollectorDisclosure.en)).toBeTruthy();
   });
 });

@@ -1,4 +1,6 @@
+import { useTexts } from '../../i18n/language.ts';
 import type { Organization } from '../../lib/organization.ts';
+import { organizationTexts } from './organization-texts.ts';
 
 /** A phone number as a `tel:` address: a US number of 10 digits gets its country code. */
 export function telHref(phone: string): string {
@@ -13,7 +15,7 @@ function shownAddress(url: string): string {
 }
 
 /** Whether the organization has given any way to reach it. */
-export function hasContact(organization: Organization | null): organization is Organization {
+function hasContact(organization: Organization | null): organization is Organization {
   const contact = organization?.contact;
   return (
     contact !== undefined && [contact.phone, contact.email, contact.hours, contact.website].some(Boolean)
@@ -21,13 +23,14 @@ export function hasContact(organization: Organization | null): organization is O
 }
 
 /** The ways to reach the organization it has given: phone, e-mail, hours and web address. */
-export function ContactDetails({ organization }: { organization: Organization }) {
+function ContactDetails({ organization }: { organization: Organization }) {
   const { phone, email, hours, website } = organization.contact;
+  const labels = useTexts('organization', organizationTexts).contact;
   return (
     <dl className="contact-details">
       {phone !== null && (
         <>
-          <dt>Phone</dt>
+          <dt>{labels.phone}</dt>
           <dd>
             <a href={telHref(phone)}>{phone}</a>
           </dd>
@@ -35,7 +38,7 @@ export function ContactDetails({ organization }: { organization: Organization })
       )}
       {email !== null && (
         <>
-          <dt>Email</dt>
+          <dt>{labels.email}</dt>
           <dd>
             <a href={`mailto:${email}`}>{email}</a>
           </dd>
@@ -43,19 +46,31 @@ export function ContactDetails({ organization }: { organization: Organization })
       )}
       {hours !== null && (
         <>
-          <dt>Hours</dt>
+          <dt>{labels.hours}</dt>
           <dd>{hours}</dd>
         </>
       )}
       {website !== null && /^https?:\/\//i.test(website) && (
         <>
-          <dt>Website</dt>
+          <dt>{labels.website}</dt>
           <dd>
             <a href={website}>{shownAddress(website)}</a>
           </dd>
         </>
       )}
     </dl>
+  );
+}
+
+/** The footer's part of the organization's pages: its name, how to reach it, and its disclosure. */
+export function OrganizationFooter({ organization }: { organization: Organization }) {
+  const texts = useTexts('organization', organizationTexts);
+  return (
+    <div className="auth-footer__organization">
+      <p className="auth-footer__name">{organization.name}</p>
+      {hasContact(organization) && <ContactDetails organization={organization} />}
+      {organization.debtCollector && <p className="auth-footer__disclosure">{texts.debtCollector}</p>}
+    </div>
   );
 }
 
@@ -67,11 +82,12 @@ export function OrganizationContact({
   organization: Organization | null;
   headingLevel?: 2 | 3;
 }) {
+  const texts = useTexts('organization', organizationTexts);
   if (!hasContact(organization)) return null;
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <section className="organization-contact">
-      <Heading className="organization-contact__title">Contact {organization.name}</Heading>
+      <Heading className="organization-contact__title">{texts.contactOf(organization.name)}</Heading>
       <ContactDetails organization={organization} />
     </section>
   );

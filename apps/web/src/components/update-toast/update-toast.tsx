@@ -1,6 +1,7 @@
-import { pageTexts } from '@entry/domain';
 import { useState, useSyncExternalStore } from 'react';
+import { useTexts } from '../../i18n/language.ts';
 import type { AppUpdate } from '../../lib/app-update.ts';
+import { layoutTexts } from '../auth-layout/layout-texts.ts';
 
 /**
  * The persistent "Update Available" toast: it stays until the person chooses Refresh, which
@@ -9,11 +10,12 @@ import type { AppUpdate } from '../../lib/app-update.ts';
 export function UpdateToast({ appUpdate }: { appUpdate: AppUpdate }) {
   const isUpdateWaiting = useSyncExternalStore(appUpdate.subscribe, appUpdate.isUpdateWaiting, () => false);
   const [isApplying, setIsApplying] = useState(false);
+  const texts = useTexts('layout', layoutTexts);
 
   if (!isUpdateWaiting) return null;
   return (
     <div className="snack-bar" role="alert">
-      <span className="snack-bar__text">{pageTexts.updateToast.message}</span>
+      <span className="snack-bar__text">{texts.updateAvailable}</span>
       <button
         type="button"
         className="snack-bar__action"
@@ -23,7 +25,7 @@ export function UpdateToast({ appUpdate }: { appUpdate: AppUpdate }) {
           void appUpdate.applyUpdate();
         }}
       >
-        {pageTexts.updateToast.action}
+        {texts.refresh}
       </button>
     </div>
   );

@@ -3,20 +3,21 @@ import type { IdentityTokenData } from '@entry/domain';
 import { Fragment, type ReactNode, useCallback, useEffect, useState } from 'react';
 import { Navigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
+import { layoutTexts } from '../../components/auth-layout/layout-texts.ts';
 import { LoadingState } from '../../components/loading-state.tsx';
 import { UnreachableNotice } from '../../components/unreachable-notice.tsx';
 import { paths } from '../../config/paths.ts';
+import { useTexts } from '../../i18n/language.ts';
 import { inNextTask } from '../../lib/in-next-task.ts';
 import { consumerStartPath } from '../../lib/pending-verification.ts';
 import { consumerIdleTimeout, IdleTimeout } from '../../lib/session/idle-timeout.tsx';
 import { usePortalApi, usePortalServices } from '../../lib/session/portal-api.ts';
 import { sessionIdentityOf } from '../../lib/session/session-identity.ts';
+import { sessionMessages } from '../../lib/session/session-messages.ts';
 import { isSignedIn, type SessionView, useSession } from '../../lib/session/use-session.ts';
 import { useSignOut } from '../../lib/session/use-sign-out.ts';
+import { consumerMessages } from './consumer-messages.ts';
 import { useSessionGuidFromAddress } from './use-consumer-session.ts';
-
-const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
 
 type LinkDataState =
   | { kind: 'loading' }
@@ -61,27 +62,26 @@ function useLinkData(identityToken: string | null): { state: LinkDataState; relo
   return { state, reload };
 }
 
-/** Our own words: the summary's amounts could not be read. */
-const linkDataMessages = {
-  unreachable: 'Your account details could not be loaded.',
-  failed: 'Your account details are not available right now. Please try again later.',
-} as const;
-
 function LinkData({ data }: { data: IdentityTokenData }) {
+  const texts = useTexts('consumer', consumerMessages).portal;
+  const money = new Intl.NumberFormat(useTexts('layout', layoutTexts).locale, {
+    style: 'currency',
+    currency: 'USD',
+  });
   const rows = [
-    ['Amount due', data.paymentAmount === null ? null : money.format(data.paymentAmount)],
+    [texts.amountDue, data.paymentAmount === null ? null : money.format(data.paymentAmount)],
     [
-      'Scheduled payment',
+      texts.scheduledPayment,
       data.schedulePaymentAmount === null ? null : money.format(data.schedulePaymentAmount),
     ],
-    ['Down payment', data.scheduleDownPayment === null ? null : money.format(data.scheduleDownPayment)],
-    ['Schedule', data.scheduleInterval],
+    [texts.downPayment, data.scheduleDownPayment === null ? null : money.format(data.scheduleDownPayment)],
+    [texts.schedule, data.scheduleInterval],
   ].filter((row): row is [string, string] => row[1] !== null);
   if (rows.length === 0) return null;
   return (
     <section className="link-data" aria-labelledby="link-data-title">
       <h2 id="link-data-title" className="section-title">
-        Your account
+        {texts.yourAccount}
       </h2>
       <dl className="session-facts" data-testid="link-data">
         {rows.map(([term, value]) => (
@@ -100,35 +100,39 @@ function ConsumerSession({ session }: { session: SessionView }) {
   const { state: linkData, reload } = useLinkData(identity.identityToken);
   const { signOut, signingOut } = useSignOut('consumer');
   const expiresAt = session.record === null ? null : new Date(session.record.expiresAt);
+  const texts = useTexts('consumer', consumerMessages).portal;
+  const sessionTexts = useTexts('session', sessionMessages);
+  const timeFormat = new Intl.DateTimeFormat(useTexts('layout', layoutTexts).locale, {
+    hour: 'numeric',
+    minute: '2-digit',
+  });
   return (
     <>
-      {linkData.kind === 'loading' && <LoadingState label="Loading your account details…" />}
+      {linkData.kind === 'loading' && <LoadingState label={texts.loadingAccount} />}
       {linkData.kind === 'loaded' && <LinkData data={linkData.data} />}
       {linkData.kind === 'unreachable' && (
         <UnreachableNotice onRetry={reload}>
-          <p>{linkDataMessages.unreachable}</p>
+          <p>{texts.accountUnreachable}</p>
         </UnreachableNotice>
       )}
-      {linkData.kind === 'failed' && <p className="notice">{linkDataMessages.failed}</p>}
+      {linkData.kind === 'failed' && <p className="notice">{texts.accountFailed}</p>}
       <dl className="session-facts">
-        <dt>Signed in as</dt>
-        <dd data-testid="signed-in-as">{identity.name ?? 'You'}</dd>
+        <dt>{texts.signedInAs}</dt>
+        <dd data-testid="signed-in-as">{identity.name ?? texts.you}</dd>
         {expiresAt !== null && (
           <>
-            <dt>Session ends</dt>
+            <dt>{texts.sessionEnds}</dt>
             <dd>
               <time dateTime={expiresAt.toISOString()} data-testid="session-ends">
                 {timeFormat.format(expiresAt)}
               </time>{' '}
-              <span className="muted">
-                (sooner after {consumerIdleTimeout.idleMs / 60_000} minutes without activity)
-              </span>
+              <span className="muted">{texts.soonerAfter(consumerIdleTimeout.idleMs / 60_000)}</span>
             </dd>
           </>
         )}
       </dl>
       <button type="button" className="button button--secondary" disabled={signingOut} onClick={signOut}>
-        Sign out
+        {sessionTexts.signOut}
       </button>
       <IdleTimeout scope="consumer" />
     </>

@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 import { Navigate, Route } from 'react-router';
 import { paths } from '../../config/paths.ts';
-import type { TargetPageProps } from './target-page.tsx';
+import type { TargetPath } from './consumer-messages.ts';
 
 const ConsumerPortalLayout = lazy(() =>
   import('./consumer-layout.tsx').then((m) => ({ default: m.ConsumerPortalLayout })),
@@ -27,17 +27,14 @@ const VerifyIdentityPage = lazy(() =>
 );
 const MfaPage = lazy(() => import('./mfa-page.tsx').then((m) => ({ default: m.MfaPage })));
 
-/** The pages the target codes lead to (spec section 2), by their path below `/c/`. */
-export const targetPages: Record<string, TargetPageProps> = {
-  'account-summary': {
-    title: 'Account summary',
-    description: 'An overview of your account with the organization that wrote to you.',
-  },
-  documents: { title: 'Documents', description: 'The letters and statements sent to you.' },
-  'payment-options': { title: 'Payment options', description: 'The ways you can pay or set up a plan.' },
-  'document-view': { title: 'Document', description: 'One of the letters or statements sent to you.' },
-  'payment-method': { title: 'Payment method', description: 'How you would like to make your payment.' },
-};
+/** The paths below `/c/` of the pages the target codes lead to (spec section 2). */
+const targetPaths: readonly TargetPath[] = [
+  'account-summary',
+  'documents',
+  'payment-options',
+  'document-view',
+  'payment-method',
+];
 
 const portal = paths.consumerPortal;
 
@@ -50,9 +47,9 @@ export function consumerPortalRoutes() {
   return (
     <Route path={portal.pattern} element={<ConsumerPortalLayout />}>
       <Route index element={<ConsumerHomePage />} />
-      {Object.entries(targetPages).flatMap(([path, props]) => [
-        <Route key={path} path={path} element={<TargetPage {...props} />} />,
-        <Route key={`${path}/:id`} path={`${path}/:id`} element={<TargetPage {...props} />} />,
+      {targetPaths.flatMap((path) => [
+        <Route key={path} path={path} element={<TargetPage page={path} />} />,
+        <Route key={`${path}/:id`} path={`${path}/:id`} element={<TargetPage page={path} />} />,
       ])}
       <Route path={portal.expiredLink.pattern} element={<ExpiredLinkPage />} />
       <Route path={portal.failedConnection.pattern} element={<FailedConnectionPage />} />

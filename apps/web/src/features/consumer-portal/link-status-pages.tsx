@@ -2,6 +2,8 @@ import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { OrganizationContact } from '../../components/organization/organization-contact.tsx';
 import { paths } from '../../config/paths.ts';
+import type { Catalogue } from '../../i18n/catalogue.ts';
+import { useTexts } from '../../i18n/language.ts';
 import { useOrganization } from '../../lib/organization.ts';
 import { consumerStartPath, rememberedLink } from '../../lib/pending-verification.ts';
 import { usePortalServices } from '../../lib/session/portal-api.ts';
@@ -10,12 +12,12 @@ import type { SignedOutState } from '../../lib/session/use-sign-out.ts';
 import { consumerMessages } from './consumer-messages.ts';
 
 /** What the sign-out that led here said of its cause, if one did. */
-function signedOutMessage(state: unknown): string {
+function signedOutMessage(state: unknown, texts: Catalogue['session']): string {
   const cause =
     typeof state === 'object' && state !== null ? (state as Partial<SignedOutState>).signedOut : undefined;
-  if (cause === 'idle') return sessionMessages.idleSignedOut;
-  if (cause === 'person') return sessionMessages.signedOut;
-  return sessionMessages.notSignedIn;
+  if (cause === 'idle') return texts.idleSignedOut;
+  if (cause === 'person') return texts.signedOut;
+  return texts.notSignedIn;
 }
 
 /**
@@ -28,23 +30,22 @@ export function SignedOutPage() {
   const { storage } = usePortalServices();
   const navigate = useNavigate();
   const { state } = useLocation();
+  const texts = useTexts('consumer', consumerMessages);
+  const sessionTexts = useTexts('session', sessionMessages);
   const link = rememberedLink(storage);
   if (link?.signInType !== 'Direct') return <Navigate to={consumerStartPath(storage)} replace />;
   return (
-    <AuthCard title="Signed out">
+    <AuthCard title={texts.signedOut.title}>
       <p className="notice" role="status">
-        {signedOutMessage(state)}
+        {signedOutMessage(state, sessionTexts)}
       </p>
-      <p>
-        To see your account with {organization?.name ?? consumerMessages.theOrganization} again, open your
-        link again. Otherwise you can close this page.
-      </p>
+      <p>{texts.signedOut.openAgainHint(organization?.name ?? texts.theOrganization)}</p>
       <button
         type="button"
         className="button button--block"
         onClick={() => navigate(`/${encodeURIComponent(link.token)}`, { replace: true })}
       >
-        Open your link again
+        {texts.signedOut.openAgain}
       </button>
     </AuthCard>
   );
@@ -57,19 +58,14 @@ export function SignedOutPage() {
 export function ExpiredLinkPage() {
   const organization = useOrganization();
   const { storage } = usePortalServices();
+  const texts = useTexts('consumer', consumerMessages);
   return (
-    <AuthCard title="This link has expired">
-      <p>
-        The link you opened is no longer valid. Links in letters and e-mails work for a limited time to keep
-        your account safe.
-      </p>
-      <p>
-        You can still reach your account by confirming who you are, or ask{' '}
-        {organization?.name ?? 'the organization that wrote to you'} for a new link.
-      </p>
+    <AuthCard title={texts.expired.title}>
+      <p>{texts.expired.text}</p>
+      <p>{texts.expired.hint(organization?.name ?? texts.theOrganization)}</p>
       <OrganizationContact organization={organization} />
       <Link className="button button--block" to={consumerStartPath(storage)}>
-        Confirm your identity
+        {texts.confirmIdentity}
       </Link>
     </AuthCard>
   );
@@ -78,21 +74,17 @@ export function ExpiredLinkPage() {
 /** Where a Direct link leads when the sign-in failed for a reason other than the link itself. */
 export function FailedConnectionPage() {
   const { storage } = usePortalServices();
+  const texts = useTexts('consumer', consumerMessages);
   return (
-    <AuthCard title="We could not sign you in">
-      <p className="notice notice--error">
-        The connection to our service failed while opening your link. Nothing has changed on your account.
-      </p>
-      <p>
-        Please try again: open the link from your letter or e-mail again in a few minutes, or confirm who you
-        are to reach your account now.
-      </p>
+    <AuthCard title={texts.failed.title}>
+      <p className="notice notice--error">{texts.failed.text}</p>
+      <p>{texts.failed.hint}</p>
       <div className="portal-actions">
         <Link className="button" to={consumerStartPath(storage)}>
-          Confirm your identity
+          {texts.confirmIdentity}
         </Link>
         <Link className="button button--secondary" to={paths.domainPicker.href()}>
-          Back to the start
+          {texts.failed.backToStart}
         </Link>
       </div>
     </AuthCard>

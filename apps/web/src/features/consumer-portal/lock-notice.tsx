@@ -1,7 +1,8 @@
 import { OrganizationContact } from '../../components/organization/organization-contact.tsx';
-import { lockEndInWords } from '../../lib/lock-time.ts';
+import { useTexts } from '../../i18n/language.ts';
 import { useOrganization } from '../../lib/organization.ts';
 import { consumerMessages } from './consumer-messages.ts';
+import { lockEndInWords } from './lock-time.ts';
 
 /**
  * A locked verification, in place of its form: when to try again, in the person's time zone where
@@ -9,13 +10,12 @@ import { consumerMessages } from './consumer-messages.ts';
  */
 export function LockNotice({ until }: { until: Date | null }) {
   const organization = useOrganization();
-  const who = organization?.name ?? consumerMessages.theOrganization;
+  const texts = useTexts('consumer', consumerMessages);
+  const who = organization?.name ?? texts.theOrganization;
   return (
     <>
       <div className="notice notice--error form-alert" role="alert">
-        {until === null
-          ? consumerMessages.locked(who)
-          : consumerMessages.lockedUntil(lockEndInWords(until), who)}
+        {until === null ? texts.locked(who) : texts.lockedUntil(lockEndInWords(until), who)}
       </div>
       <OrganizationContact organization={organization} />
     </>

@@ -109,7 +109,7 @@ describe('MfaPage', () => {
   it('lets a new code be asked for once a minute', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
     let resends = 0;
-    renderMfa({
+    const { sent } = renderMfa({
       [resendRoute]: () => {
         resends += 1;
         return resends === 1
@@ -128,6 +128,8 @@ describe('MfaPage', () => {
       'We have sent a new code. It replaces the previous one.',
     );
     expect(resend().disabled).toBe(true);
+    // The new code is mailed in the page's language.
+    expect(sent.find((call) => call.route === resendRoute)?.body).toEqual({ language: 'en' });
 
     await act(() => vi.advanceTimersByTimeAsync(60_000));
     await act(async () => resend().click());

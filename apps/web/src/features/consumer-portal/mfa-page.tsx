@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
+import { textsOf, useLanguage, useTexts } from '../../i18n/language.ts';
 import { consumerStartPath } from '../../lib/pending-verification.ts';
 import { usePortalServices } from '../../lib/session/portal-api.ts';
 import { commonRefusalMessage, waitInWords, waitOf } from '../../lib/session/sign-in-errors.ts';
@@ -29,13 +30,10 @@ function useSecondsUntil(availableAt: number): number {
   return Math.max(0, Math.ceil((availableAt - Date.now()) / 1000));
 }
 
-const codeMessages = consumerMessages.fields.mfaCode;
-
-const codeChecks = { mfaCode: digitsCheck<'mfaCode'>(6, codeMessages) };
-
 function codesLocked(error: unknown): string {
+  const texts = textsOf('consumer', consumerMessages);
   const wait = waitOf(error);
-  return wait === undefined ? consumerMessages.codesLocked : consumerMessages.codesLockedFor(wait);
+  return wait === undefined ? texts.codesLocked : texts.codesLockedFor(wait);
 }
 
 /**
@@ -43,9 +41,10 @@ function codesLocked(error: unknown): string {
  * or, when the server names a lock's end, that this code locked the code step.
  */
 function wrongCode(triesLeft: number | undefined, locked: boolean, error: unknown): string {
-  if (triesLeft === undefined) return consumerMessages.wrongCode;
-  if (triesLeft > 0) return `${consumerMessages.wrongCode} ${consumerMessages.codeTriesLeft(triesLeft)}`;
-  return locked ? codesLocked(error) : consumerMessages.codeUsedUp;
+  const texts = textsOf('consumer', consumerMessages);
+  if (triesLeft === undefined) return texts.wrongCode;
+  if (triesLeft > 0) return `${texts.wrongCode} ${texts.codeTriesLeft(triesLeft)}`;
+  return locked ? codesLocked(error) : texts.codeUsedUp;
 }
 
 function codeRefusal(error: unknown): string {
@@ -54,7 +53,7 @@ function codeRefusal(error: unknown): string {
   }
   if (isApiError(error) && error.errorCode === 'UserLocked') return codesLocked(error);
   if (isApiError(error) && (error.status === 401 || error.status === 403))
-    return consumerMessages.codeStepExpired;
+    return textsOf('consumer', consumerMessages).codeStepExpired;
   return commonRefusalMessage(error);
 }
 
@@ -67,7 +66,7 @@ function resendRefusal(error: unknown): string {
   const waitSeconds = resendWaitOf(error);
   return waitSeconds === undefined
     ? codeRefusal(error)
-    : consumerMessages.noCodeNowFor(waitInWords(waitSeconds));
+    : textsOf('consumer', consumerMessages).noCodeNowFor(waitInWords(waitSeconds));
 }
 
 /** `/c/mfa`: the 6-digit code mailed after a verification, with a resend once a minute. */
@@ -79,7 +78,9 @@ export function MfaPage() {
   const [resendAvailableAt, setResendAvailableAt] = useState(() => Date.now() + resendCooldownMs);
   const secondsLeft = useSecondsUntil(resendAvailableAt);
   const [notice, setNotice] = useState<string | null>(null);
-  const form = useCheckedForm(codeChecks);
+  const language = useLanguage();
+  const texts = useTexts('consumer', consumerMessages);
+  const form = useCheckedForm({ mfaCode: digitsCheck<'mfaCode'>(6, texts.fields.mfaCode) });
   const resending = useAction(form.setRefusal);
   // The code is all this page asks for: the field takes the focus, so the person can type at once.
   const codeFieldRef = useFocusWhen<HTMLInputElement>(true);
@@ -90,7 +91,7 @@ export function MfaPage() {
   }
 
   const sendCode = form.onSubmitWith(async ({ mfaCode }) => {
-    const result = await api.consumerAuth.mfaSignIn(mfaCode.trim());
+    const result = await api.consumerAuth.mfaSignIn(mfaCode.trim(), language);
     navigate(landingPath(api.tokens, result.sessionGuid), { replace: true });
   }, codeRefusal);
 
@@ -104,22 +105,20 @@ export function MfaPage() {
     setNotice(null);
     return resending.run(async () => {
       try {
-        await api.consumerAuth.resendMfa();
+        await api.consumerAuth.resendMfa(language);
       } catch (error) {
         // A refused resend also waits a minute, or as long as the server asks.
         setResendAvailableAt(Date.now() + Math.max(resendCooldownMs, (resendWaitOf(error) ?? 0) * 1000));
         throw error;
       }
-      setNotice(consumerMessages.codeSent);
+      setNotice(textsOf('consumer', consumerMessages).codeSent);
       setResendAvailableAt(Date.now() + resendCooldownMs);
     }, resendRefusal);
   };
 
   return (
-    <AuthCard title="Enter your code">
-      <p>
-        We have sent a 6-digit code to the e-mail address we have on file for you. It works for 10 minutes.
-      </p>
+    <AuthCard title={texts.code.title}>
+      <p>{texts.code.intro}</p>
       <form noValidate onSubmit={onSubmit} onChange={form.onChange}>
         {form.refusal !== null && <FormAlert>{form.refusal}</FormAlert>}
         {notice !== null && (
@@ -128,7 +127,7 @@ export function MfaPage() {
           </p>
         )}
         <FormField
-          label={codeMessages.label}
+          label={texts.fields.mfaCode.label}
           className="field__input code-input"
           type="text"
           inputMode="numeric"
@@ -143,7 +142,7 @@ export function MfaPage() {
           disabled={form.submitting}
           aria-busy={form.submitting}
         >
-          Continue
+          {texts.code.submit}
         </button>
       </form>
       <div className="portal-actions">
@@ -153,18 +152,18 @@ export function MfaPage() {
           disabled={secondsLeft > 0 || resending.busy}
           onClick={resend}
         >
-          Send a new code
+          {texts.code.sendNew}
         </button>
       </div>
       <p className="muted">
         {secondsLeft > 60
-          ? `You can ask for a new code ${waitInWords(secondsLeft)}.`
+          ? texts.code.askAgain(waitInWords(secondsLeft))
           : secondsLeft > 0
-            ? `You can ask for a new code in ${secondsLeft} seconds.`
-            : 'No mail? You can ask for a new code now.'}
+            ? texts.code.askAgainInSeconds(secondsLeft)
+            : texts.code.askNow}
       </p>
       <p className="portal-links">
-        <Link to={consumerStartPath(storage)}>Start again</Link>
+        <Link to={consumerStartPath(storage)}>{texts.code.startAgain}</Link>
       </p>
     </AuthCard>
   );

@@ -1,22 +1,19 @@
 import { useParams } from 'react-router';
+import { useTexts } from '../../i18n/language.ts';
+import { consumerMessages, type TargetPath } from './consumer-messages.ts';
 import { ProtectedConsumerPage } from './consumer-page.tsx';
 
-export interface TargetPageProps {
-  /** What the page is, as a heading: "Account summary", "Documents", ... */
-  title: string;
-  /** One sentence on what the page is for. */
-  description: string;
-}
-
 /** A page a link can lead to (spec section 2, target codes), optionally for one item (`/:id`). */
-export function TargetPage({ title, description }: TargetPageProps) {
+export function TargetPage({ page }: { page: TargetPath }) {
   const { id } = useParams();
+  const texts = useTexts('consumer', consumerMessages).portal;
+  const { title, description } = texts.targets[page];
   return (
     <ProtectedConsumerPage title={title}>
       <p>{description}</p>
       {id !== undefined && (
         <p>
-          Reference: <strong>{id}</strong>
+          {texts.reference} <strong>{id}</strong>
         </p>
       )}
     </ProtectedConsumerPage>

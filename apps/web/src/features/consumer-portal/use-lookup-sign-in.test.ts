@@ -1,6 +1,6 @@
 import { ApiError, networkErrorMessage } from '@entry/client';
 import { describe, expect, it } from 'vitest';
-import { signInMessages } from '../../lib/session/sign-in-errors.ts';
+import { refusalMessages } from '../../lib/session/sign-in-errors.ts';
 import { consumerMessages } from './consumer-messages.ts';
 import { lockEndOf, lookupOutcome } from './use-lookup-sign-in.ts';
 
@@ -62,7 +62,7 @@ describe('lookupOutcome', () => {
     ['an expired link (403)', listed(403, 'TokenExpired'), { kind: 'expired' }],
     ['a verifier that failed', listed(502), refused(consumerMessages.serviceUnavailable)],
     ['a verifier that timed out', listed(504), refused(consumerMessages.serviceUnavailable)],
-    ['too many attempts', listed(429, 'ToManyRequests'), refused(signInMessages.tooManyRequests)],
+    ['too many attempts', listed(429, 'ToManyRequests'), refused(refusalMessages.tooManyRequests)],
     [
       'too many attempts, with when to try again',
       listed(429, 'ToManyRequests', { retryAfterSeconds: 3300 }),

@@ -2,6 +2,7 @@ import { isApiError } from '@entry/client';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';
+import { textsOf, useLanguage } from '../../i18n/language.ts';
 import { forgetLink, type PendingVerification, rememberLink } from '../../lib/pending-verification.ts';
 import { usePortalServices } from '../../lib/session/portal-api.ts';
 import { commonRefusalMessage } from '../../lib/session/sign-in-errors.ts';
@@ -38,14 +39,14 @@ export function lockEndOf(error: unknown, now: number = Date.now()): Date | null
 
 /** A wrong answer, with the tries it leaves where the server said. */
 function noMatch(triesLeft: number | undefined): string {
-  return triesLeft === undefined
-    ? consumerMessages.noMatch
-    : `${consumerMessages.noMatch} ${consumerMessages.triesLeft(triesLeft)}`;
+  const texts = textsOf('consumer', consumerMessages);
+  return triesLeft === undefined ? texts.noMatch : `${texts.noMatch} ${texts.triesLeft(triesLeft)}`;
 }
 
 /** What a refused lookup means: a message, a lock (with its end where known) or an expired link. */
 export function lookupOutcome(error: unknown, now: number = Date.now()): LookupOutcome {
   if (!isApiError(error)) return { kind: 'refused', message: commonRefusalMessage(error) };
+  const texts = textsOf('consumer', consumerMessages);
   const triesLeft = error.body?.triesLeft;
   switch (error.errorCode) {
     case 'InvalidSignIn':
@@ -54,20 +55,20 @@ export function lookupOutcome(error: unknown, now: number = Date.now()): LookupO
       if (triesLeft === 0) return { kind: 'locked', until: lockEndOf(error, now) };
       return {
         kind: 'refused',
-        message: error.errorCode === 'Ambiguous' ? consumerMessages.ambiguous : noMatch(triesLeft),
+        message: error.errorCode === 'Ambiguous' ? texts.ambiguous : noMatch(triesLeft),
       };
     case 'UserLocked':
       return { kind: 'locked', until: lockEndOf(error, now) };
     case 'TokenExpired':
       return { kind: 'expired' };
     case 'ItemNotFound':
-      return { kind: 'refused', message: consumerMessages.notFound };
+      return { kind: 'refused', message: texts.notFound };
     default:
       return {
         kind: 'refused',
         message:
           error.status === 502 || error.status === 504
-            ? consumerMessages.serviceUnavailable
+            ? texts.serviceUnavailable
             : commonRefusalMessage(error),
       };
   }
@@ -101,6 +102,7 @@ export function useLookupSignIn(target: LookupTarget | null, pending: PendingVer
   const { pathname } = useLocation();
   const [refusal, setRefusal] = useState<string | null>(null);
   const [lock, setLock] = useLock(pending?.lockedUntil);
+  const language = useLanguage();
 
   function keepLock(until: Date) {
     if (pending === null) return;
@@ -113,7 +115,7 @@ export function useLookupSignIn(target: LookupTarget | null, pending: PendingVer
     if (target === null) return;
     setRefusal(null);
     try {
-      const { authToken } = await api.consumerAuth.lookupSignIn({ ...target, ...answers });
+      const { authToken } = await api.consumerAuth.lookupSignIn({ ...target, ...answers, language });
       if (authToken.hasRestrictedAccess) {
         navigate(paths.consumerPortal.mfa.href(), { replace: true, state: { pendingVerification: pending } });
       } else {

@@ -7,46 +7,43 @@ import {
   type VerificationField,
 } from '@entry/domain';
 import { useId, useState } from 'react';
+import { layoutTexts } from '../../components/auth-layout/layout-texts.ts';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
+import type { Catalogue } from '../../i18n/catalogue.ts';
+import { useTexts } from '../../i18n/language.ts';
 import { digitsCheck, type FieldCheck, useCheckedForm } from '../../lib/session/use-checked-form.ts';
 import { consumerMessages } from './consumer-messages.ts';
 
 export type VerificationAnswers = Pick<LookupSignInRequest, 'last4Ssn' | 'postalCode' | 'dateOfBirth'>;
 
-const monthNames = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+/** The months' names in the page's language, January first. */
+function monthNamesIn(locale: string): string[] {
+  const format = new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' });
+  return datePickerMonths.map((_, index) => format.format(Date.UTC(2000, index, 1)));
+}
 
 type AnswerName = 'last4Ssn' | 'postalCode' | 'birthMonth' | 'birthDay' | 'birthYear';
 
-const dateMessages = consumerMessages.fields.dateOfBirth;
-const datePartChosen: FieldCheck<AnswerName> = (value) => (value === '' ? dateMessages.required : null);
+type FieldTexts = Catalogue['consumer']['fields'];
 
 const notAsked: FieldCheck<AnswerName> = () => null;
 
-const birthDateExists: FieldCheck<AnswerName> = (value, values) =>
-  datePartChosen(value, values) ??
-  (dateOnlyFromParts(values.birthYear, values.birthMonth, values.birthDay) === null
-    ? dateMessages.invalid
-    : null);
-
 /** The checks of the fields a link's sign-in type asks for, in the order the form shows them. */
-function checksFor(fields: readonly VerificationField[]): Record<AnswerName, FieldCheck<AnswerName>> {
+function checksFor(
+  fields: readonly VerificationField[],
+  texts: FieldTexts,
+): Record<AnswerName, FieldCheck<AnswerName>> {
   const asksDate = fields.includes('dateOfBirth');
+  const datePartChosen: FieldCheck<AnswerName> = (value) =>
+    value === '' ? texts.dateOfBirth.required : null;
+  const birthDateExists: FieldCheck<AnswerName> = (value, values) =>
+    datePartChosen(value, values) ??
+    (dateOnlyFromParts(values.birthYear, values.birthMonth, values.birthDay) === null
+      ? texts.dateOfBirth.invalid
+      : null);
   return {
-    last4Ssn: fields.includes('last4Ssn') ? digitsCheck(4, consumerMessages.fields.last4Ssn) : notAsked,
-    postalCode: fields.includes('postalCode') ? digitsCheck(5, consumerMessages.fields.postalCode) : notAsked,
+    last4Ssn: fields.includes('last4Ssn') ? digitsCheck(4, texts.last4Ssn) : notAsked,
+    postalCode: fields.includes('postalCode') ? digitsCheck(5, texts.postalCode) : notAsked,
     birthMonth: asksDate ? datePartChosen : notAsked,
     birthDay: asksDate ? datePartChosen : notAsked,
     birthYear: asksDate ? birthDateExists : notAsked,
@@ -72,7 +69,9 @@ export function VerificationForm({
 }) {
   const [years] = useState(() => dateOfBirthYears(today));
   const dateErrorId = useId();
-  const form = useCheckedForm(checksFor(fields));
+  const texts = useTexts('consumer', consumerMessages).fields;
+  const monthNames = monthNamesIn(useTexts('layout', layoutTexts).locale);
+  const form = useCheckedForm(checksFor(fields, texts));
   const errors = form.errors;
   const asks = (field: VerificationField) => fields.includes(field);
   const dateError = errors.birthYear ?? errors.birthMonth ?? errors.birthDay;
@@ -119,7 +118,7 @@ export function VerificationForm({
       {refusal !== null && <FormAlert>{refusal}</FormAlert>}
       {asks('last4Ssn') && (
         <FormField
-          label={consumerMessages.fields.last4Ssn.label}
+          label={texts.last4Ssn.label}
           type="password"
           inputMode="numeric"
           autoComplete="off"
@@ -130,7 +129,7 @@ export function VerificationForm({
       )}
       {asks('postalCode') && (
         <FormField
-          label={consumerMessages.fields.postalCode.label}
+          label={texts.postalCode.label}
           type="text"
           inputMode="numeric"
           autoComplete="postal-code"
@@ -141,10 +140,10 @@ export function VerificationForm({
       )}
       {asks('dateOfBirth') && (
         <fieldset className="date-parts">
-          <legend>{dateMessages.legend}</legend>
+          <legend>{texts.dateOfBirth.legend}</legend>
           {dateSelect(
             'birthMonth',
-            'Month',
+            texts.dateOfBirth.month,
             datePickerMonths.map((month, index) => ({
               value: month,
               text: `${month} – ${monthNames[index] ?? ''}`,
@@ -152,12 +151,12 @@ export function VerificationForm({
           )}
           {dateSelect(
             'birthDay',
-            'Day',
+            texts.dateOfBirth.day,
             datePickerDays.map((day) => ({ value: day, text: day })),
           )}
           {dateSelect(
             'birthYear',
-            'Year',
+            texts.dateOfBirth.year,
             years.map((year) => ({ value: year, text: year })),
           )}
           {dateError !== undefined && (

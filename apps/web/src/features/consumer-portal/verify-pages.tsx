@@ -3,11 +3,13 @@ import { tenantSubdomainOf, verificationFieldsFor } from '@entry/domain';
 import { startTransition, useCallback, useEffect, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
+import { layoutTexts } from '../../components/auth-layout/layout-texts.ts';
 import { FormAlert } from '../../components/form-field.tsx';
 import { LoadingState } from '../../components/loading-state.tsx';
 import { UnreachableNotice } from '../../components/unreachable-notice.tsx';
 import { useAppConfig } from '../../config/app-config-context.tsx';
 import { paths } from '../../config/paths.ts';
+import { useTexts } from '../../i18n/language.ts';
 import { lookUpOrganization } from '../../lib/organization.ts';
 import {
   asksOneAnswer,
@@ -20,12 +22,6 @@ import { consumerMessages } from './consumer-messages.ts';
 import { LockNotice } from './lock-notice.tsx';
 import { type LookupTarget, useLookupSignIn } from './use-lookup-sign-in.ts';
 import { VerificationForm } from './verification-form.tsx';
-
-const askedFor = {
-  Last4Ssn: 'the last 4 digits of your Social Security number',
-  PostalCode: 'your ZIP code',
-  DateOfBirth: 'your date of birth',
-} as const;
 
 /**
  * The link being verified: handed over by the link guard, or remembered in this tab when the
@@ -46,17 +42,18 @@ export function VerifyTokenPage() {
       ? null
       : { subdomain: pending.subdomain, customerId: pending.customerId, token: pending.token };
   const { verify, refusal, lock } = useLookupSignIn(target, pending);
-  if (pending === null || !(pending.signInType in askedFor)) {
+  const texts = useTexts('consumer', consumerMessages).verify;
+  if (pending === null || !(pending.signInType in texts.askedFor)) {
     return <Navigate to={paths.consumerPortal.verifyIdentity.href()} replace />;
   }
-  const asked = askedFor[pending.signInType as keyof typeof askedFor];
+  const asked = texts.askedFor[pending.signInType as keyof typeof texts.askedFor];
   return (
-    <AuthCard title="Confirm it's you">
-      <p>To protect your account, please enter {asked}. We use it only to check that this link is yours.</p>
+    <AuthCard title={texts.title}>
+      <p>{texts.intro(asked)}</p>
       {lock === null ? (
         <VerificationForm
           fields={verificationFieldsFor(pending.signInType)}
-          submitLabel="Continue"
+          submitLabel={texts.submit}
           refusal={refusal}
           onSubmit={verify}
         />
@@ -121,37 +118,37 @@ export function VerifyIdentityPage() {
         ? hostTenant
         : null;
   const { verify, refusal, lock } = useLookupSignIn(target, pending);
+  const texts = useTexts('consumer', consumerMessages);
+  const layout = useTexts('layout', layoutTexts);
+  const title = texts.verify.identityTitle;
 
   if (hostTenant === 'unreachable') {
     return (
-      <AuthCard title="Verify your identity">
+      <AuthCard title={title}>
         <UnreachableNotice onRetry={retry} />
       </AuthCard>
     );
   }
   if (target === null && hostTenant !== 'loading') {
     return (
-      <AuthCard title="Verify your identity">
-        <FormAlert>{consumerMessages.noPortal}</FormAlert>
+      <AuthCard title={title}>
+        <FormAlert>{texts.noPortal}</FormAlert>
       </AuthCard>
     );
   }
   // The explanation shows while the host's organization is looked up: it is the page's largest
   // text, and waiting for that call held back its first meaningful paint (DESIGN.md section 8).
   return (
-    <AuthCard title="Verify your identity">
-      <p>
-        To protect your account, please enter the last 4 digits of your Social Security number, your ZIP code
-        and your date of birth.
-      </p>
+    <AuthCard title={title}>
+      <p>{texts.verify.identityIntro}</p>
       {lock !== null ? (
         <LockNotice until={lock.until} />
       ) : target === null ? (
-        <LoadingState label="Loading…" />
+        <LoadingState label={layout.loading} />
       ) : (
         <VerificationForm
           fields={verificationFieldsFor(null)}
-          submitLabel="Continue"
+          submitLabel={texts.verify.submit}
           refusal={refusal}
           onSubmit={verify}
         />

@@ -1,13 +1,13 @@
 import { type EmailSubscriptionResult, isApiError } from '@entry/client';
-import { type EmailStatusText, pageTexts } from '@entry/domain';
+import type { EmailStatusText } from '@entry/domain';
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { LoadingState } from '../../components/loading-state.tsx';
+import { useTexts } from '../../i18n/language.ts';
 import { consumerApi } from '../../lib/api-client.ts';
 import { useOrganizationLookup } from '../../lib/organization.ts';
-
-const texts = pageTexts.emailPreferences;
+import { preferencesTexts } from './email-preferences-texts.ts';
 
 type Problem = 'missingToken' | 'unknownToken' | 'loadFailed';
 
@@ -15,22 +15,6 @@ type PageState =
   | { kind: 'loading' }
   | { kind: 'problem'; problem: Problem }
   | { kind: 'loaded'; subscription: EmailSubscriptionResult; busy: boolean; updateFailed: boolean };
-
-/**
- * Which mails the setting covers, in our own words: unsubscribing stops the organization's mail
- * about the account, never a mail the person asked for (docs/decisions/004).
- */
-const coverageText =
-  'This setting covers the emails the organization sends you about your account. Emails you ask for yourself, such as a sign-in code or a password reset link, are always sent.';
-
-/** Our own texts for what the specification leaves open: a page opened without a usable link. */
-const problemTexts: Record<Problem, string> = {
-  missingToken:
-    'This page needs the link from one of our e-mails. Open the unsubscribe link in the e-mail you received.',
-  unknownToken:
-    'We could not find the e-mail preferences for this link. Check that you opened the whole link from the e-mail, or open it again.',
-  loadFailed: 'Your e-mail preferences could not be loaded right now. Please try again in a few minutes.',
-};
 
 function problemOf(error: unknown): Problem {
   return isApiError(error) && (error.status === 404 || error.status === 401 || error.kind === 'parameter')
@@ -54,6 +38,7 @@ function StatusSentence({ text, email }: { text: EmailStatusText; email: string 
  */
 export function EmailPreferencesPage() {
   useOrganizationLookup(consumerApi().access);
+  const texts = useTexts('preferences', preferencesTexts);
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token') ?? '';
   const [state, setState] = useState<PageState>(
@@ -103,17 +88,17 @@ export function EmailPreferencesPage() {
 
   return (
     <AuthCard title={texts.title}>
-      {state.kind === 'loading' && <LoadingState label="Updating your e-mail preferences…" />}
+      {state.kind === 'loading' && <LoadingState label={texts.updating} />}
       {state.kind === 'problem' && (
         <div className="notice notice--error" role="alert">
-          <p>{problemTexts[state.problem]}</p>
+          <p>{texts.problems[state.problem]}</p>
           {state.problem === 'loadFailed' && (
             <button
               type="button"
               className="button button--secondary"
               onClick={() => window.location.reload()}
             >
-              Try again
+              {texts.tryAgain}
             </button>
           )}
         </div>
@@ -130,7 +115,7 @@ export function EmailPreferencesPage() {
                 disabled={state.busy}
                 onClick={() => void change(false)}
               >
-                Subscribe
+                {texts.subscribe}
               </button>
             </>
           ) : (
@@ -143,16 +128,16 @@ export function EmailPreferencesPage() {
                 disabled={state.busy}
                 onClick={() => void change(true)}
               >
-                Unsubscribe
+                {texts.unsubscribe}
               </button>
             </>
           )}
           {state.updateFailed && (
             <p className="field__error" role="alert">
-              Your change could not be saved. Please try again.
+              {texts.notSaved}
             </p>
           )}
-          <p className="muted">{coverageText}</p>
+          <p className="muted">{texts.coverage}</p>
         </div>
       )}
     </AuthCard>

@@ -1,5 +1,6 @@
 import type { AppConfig } from '@entry/domain';
 import { describe, expect, it } from 'vitest';
+import { activeLanguage, chooseLanguage } from '../../i18n/language.ts';
 import { rememberedLink, rememberLink } from '../../lib/pending-verification.ts';
 import { authToken, errorBody, fakeApi, identityToken, senderAccess } from '../../testing/fake-api.ts';
 import { decideLinkLanding, type LinkParams } from './link-guard.ts';
@@ -36,6 +37,36 @@ const directRoutes = {
   [accessPath]: { status: 200, body: senderAccess },
   [signInPath]: { status: 200, body: authToken() },
 };
+
+describe('decideLinkLanding: the consumer language', () => {
+  const savedSpanish = {
+    ...directRoutes,
+    [tokenPath]: { status: 200, body: identityToken('Direct', { language: 'es' }) },
+  };
+  const signInBody = (sent: Awaited<ReturnType<typeof decide>>['sent']) =>
+    sent.find((request) => `${request.method} ${request.url.pathname}` === signInPath)?.body;
+
+  it("shows the consumer's saved language, remembers it for the tab, and asks for the code mail in it", async () => {
+    const { sent } = await decide(link(), savedSpanish);
+    expect(activeLanguage()).toBe('es');
+    expect(window.sessionStorage.getItem('page-language')).toBe('es');
+    expect(signInBody(sent)).toMatchObject({ language: 'es' });
+  });
+
+  it("keeps the tab's own choice (the switch, the letter's ?lang=) over the saved language", async () => {
+    await chooseLanguage('en');
+    const { sent } = await decide(link(), savedSpanish);
+    expect(activeLanguage()).toBe('en');
+    expect(signInBody(sent)).toMatchObject({ language: 'en' });
+  });
+
+  it('keeps the language shown where the consumer never chose one', async () => {
+    const { sent } = await decide(link(), directRoutes);
+    expect(activeLanguage()).toBe('en');
+    expect(window.sessionStorage.getItem('page-language')).toBeNull();
+    expect(signInBody(sent)).toMatchObject({ language: 'en' });
+  });
+});
 
 describe('decideLinkLanding: Direct', () => {
   it.each([

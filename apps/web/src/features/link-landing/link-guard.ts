@@ -9,6 +9,7 @@ import {
   storageKeys,
 } from '@entry/domain';
 import { paths } from '../../config/paths.ts';
+import { activeLanguage, chooseLanguage, chosenLanguage } from '../../i18n/language.ts';
 import { rememberOrganization } from '../../lib/organization.ts';
 import { forgetLink, type PendingVerification, rememberLink } from '../../lib/pending-verification.ts';
 
@@ -72,6 +73,8 @@ export async function decideLinkLanding(
     api.tokens.setItem(storageKeys.tokenTarget, String(parseTargetCode(target) ?? fallbackTargetCode));
   };
   rememberOrganization(access);
+  // The consumer's saved language, unless this tab has chosen one (the switch, the letter's `?lang=`).
+  if (info.language && chosenLanguage() === null) await chooseLanguage(info.language);
   const pendingVerification: PendingVerification = {
     token: info.guid,
     signInType: info.signInType,
@@ -90,6 +93,7 @@ export async function decideLinkLanding(
           token: info.guid,
           customerId: info.customerId,
           subdomain: access.subdomain,
+          language: activeLanguage(),
         });
         sessionGuid = result.sessionGuid;
       } catch (error) {

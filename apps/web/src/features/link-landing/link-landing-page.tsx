@@ -6,9 +6,11 @@ import { LoadingState } from '../../components/loading-state.tsx';
 import { UnreachableNotice } from '../../components/unreachable-notice.tsx';
 import { useAppConfig } from '../../config/app-config-context.tsx';
 import { paths } from '../../config/paths.ts';
+import { useTexts } from '../../i18n/language.ts';
 import { consumerApi } from '../../lib/api-client.ts';
 import { browserNavigation } from '../../lib/navigation.ts';
 import { decideLinkLanding, type LinkDecision, type LinkParams } from './link-guard.ts';
+import { linkLandingTexts } from './link-landing-texts.ts';
 
 const toEmptyPath: LinkDecision = { kind: 'page', path: paths.domainPicker.href() };
 
@@ -28,6 +30,7 @@ export function LinkLandingPage() {
     target: routeParams.target,
     targetId: routeParams.targetId,
   }));
+  const texts = useTexts('linkLanding', linkLandingTexts);
   const [attempt, setAttempt] = useState(0);
   const [unreachable, setUnreachable] = useState(false);
   const tryAgain = useCallback(() => {
@@ -65,16 +68,16 @@ export function LinkLandingPage() {
 
   if (unreachable) {
     return (
-      <AuthCard title="Your link could not be opened yet">
+      <AuthCard title={texts.notOpenedYet}>
         <UnreachableNotice onRetry={tryAgain}>
-          <p>Your link has not been checked yet, and it still works.</p>
+          <p>{texts.stillWorks}</p>
         </UnreachableNotice>
       </AuthCard>
     );
   }
   return (
-    <AuthCard title="Opening your link">
-      <LoadingState label="Checking your link, one moment…" />
+    <AuthCard title={texts.opening}>
+      <LoadingState label={texts.checking} />
     </AuthCard>
   );
 }

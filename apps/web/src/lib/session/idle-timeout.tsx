@@ -1,5 +1,6 @@
 import { type AppConfig, type Scope, storageKeys } from '@entry/domain';
 import { useEffect, useId, useRef, useState } from 'react';
+import { useTexts } from '../../i18n/language.ts';
 import { usePortalServices } from './portal-api.ts';
 import { sessionMessages } from './session-messages.ts';
 import { useSignOut } from './use-sign-out.ts';
@@ -41,6 +42,7 @@ export function IdleTimeout({
   const { signOut: signOutIdle } = useSignOut(scope, 'idle');
   const { signOut } = useSignOut(scope);
   const [secondsLeft, setSecondsLeft] = useState<number | null>(null);
+  const texts = useTexts('session', sessionMessages);
   const warningShown = secondsLeft !== null;
   const warningShownRef = useRef(false);
   warningShownRef.current = warningShown;
@@ -117,15 +119,15 @@ export function IdleTimeout({
       }}
     >
       <h2 id={titleId} className="section-title">
-        {sessionMessages.idleWarningTitle}
+        {texts.idleWarningTitle}
       </h2>
-      <p id={textId}>{sessionMessages.idleWarning(secondsLeft ?? 0)}</p>
+      <p id={textId}>{texts.idleWarning(secondsLeft ?? 0)}</p>
       <div className="portal-actions">
         <button type="button" className="button" onClick={stay}>
-          {sessionMessages.stay}
+          {texts.stay}
         </button>
         <button type="button" className="button button--secondary" onClick={() => void signOut()}>
-          {sessionMessages.signOut}
+          {texts.signOut}
         </button>
       </div>
     </dialog>

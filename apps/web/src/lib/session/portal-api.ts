@@ -2,7 +2,7 @@ import { type ApiClient, createApiClient } from '@entry/client';
 import type { Scope } from '@entry/domain';
 import { createContext, useContext } from 'react';
 import { appUpdate } from '../app-update.ts';
-import { notify } from '../notifications.ts';
+import { notifyInLanguage } from '../notice-texts.ts';
 import { returnToScopeStart } from './session-navigation.ts';
 import { type ObservedStorage, observeStorage } from './session-storage.ts';
 
@@ -28,7 +28,7 @@ export function portalApi(scope: Scope): ApiClient {
       scope,
       storage: observed,
       hooks: {
-        notify,
+        notify: notifyInLanguage,
         goToRoot: () => returnToScopeStart(scope, observed),
         requestUpdateCheck: appUpdate.checkForUpdate,
       },

@@ -1,6 +1,12 @@
 import { ApiError } from '@entry/client';
 import { describe, expect, it } from 'vitest';
-import { commonRefusalMessage, lockedMessage, signInMessages, waitInWords } from './sign-in-errors.ts';
+import {
+  commonRefusalMessage,
+  lockedMessage,
+  refusalMessages,
+  signInMessages,
+  waitInWords,
+} from './sign-in-errors.ts';
 
 describe('waitInWords', () => {
   it.each([
@@ -31,7 +37,7 @@ describe('refusals with and without a Retry-After', () => {
     expect(commonRefusalMessage(refused(429, 'ToManyRequests', 900))).toBe(
       'There have been too many attempts. Try again in 15 minutes.',
     );
-    expect(commonRefusalMessage(refused(429, 'ToManyRequests'))).toBe(signInMessages.tooManyRequests);
+    expect(commonRefusalMessage(refused(429, 'ToManyRequests'))).toBe(refusalMessages.tooManyRequests);
   });
 
   it('says how long an account stays locked, or "for a while" when the server did not say', () => {

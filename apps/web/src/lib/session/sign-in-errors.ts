@@ -1,18 +1,31 @@
 import { isApiError, networkErrorMessage } from '@entry/client';
+import { textsOf } from '../../i18n/language.ts';
+import { plural } from '../../i18n/plural.ts';
 
-/** Our own plain texts for a refused sign-in step; the spec names the codes, not the words. */
+const locale = 'en-US';
+
+/** Our own plain texts for a refused call that every sign-in page, the consumer's and the staff's, explains alike. */
+export const refusalMessages = {
+  network: networkErrorMessage,
+  tooManyRequests:
+    'There have been too many attempts from your network. Please wait a few minutes and try again.',
+  // Neutral: a 429 with a wait may come from the per-address limit or from the consumer's code mails.
+  tooManyRequestsFor: (wait: string) => `There have been too many attempts. Try again ${wait}.`,
+  notAvailable: 'We could not complete this just now. Please try again in a moment.',
+  /** A wait, after "try again": in a minute, in so many minutes, in about so many hours. */
+  inAMinute: 'in a minute',
+  inMinutes: (minutes: number) => `in ${minutes} minutes`,
+  inAboutHours: (hours: number) => plural(locale, hours, 'in about 1 hour', `in about ${hours} hours`),
+} as const;
+
+/** Our own plain texts for a refused staff sign-in step; the spec names the codes, not the words. */
 export const signInMessages = {
   wrongPassword: 'The username or password is not correct. Check both and try again.',
   locked:
     'This account is locked for a while after too many failed sign-ins. Try again later, or reset your password to unlock it now.',
   lockedFor: (wait: string) =>
     `This account is locked after too many failed sign-ins. Try again ${wait}, or reset your password to unlock it now.`,
-  tooManyRequests:
-    'There have been too many attempts from your network. Please wait a few minutes and try again.',
-  // Neutral: a 429 with a wait may come from the per-address limit or from the consumer's code mails.
-  tooManyRequestsFor: (wait: string) => `There have been too many attempts. Try again ${wait}.`,
   passwordExpired: 'Your password has expired. Choose a new one to continue.',
-  notAvailable: 'We could not complete this just now. Please try again in a moment.',
 } as const;
 
 /** What makes a password strong (DESIGN.md section 5): length and guessability, no composition rules. */
@@ -32,11 +45,11 @@ export const passwordAdvice = {
  * hours from an hour on.
  */
 export function waitInWords(seconds: number): string {
+  const texts = textsOf('refusals', refusalMessages);
   const minutes = Math.ceil(seconds / 60);
-  if (minutes <= 1) return 'in a minute';
-  if (minutes < 60) return `in ${minutes} minutes`;
-  const hours = Math.round(minutes / 60);
-  return hours === 1 ? 'in about 1 hour' : `in about ${hours} hours`;
+  if (minutes <= 1) return texts.inAMinute;
+  if (minutes < 60) return texts.inMinutes(minutes);
+  return texts.inAboutHours(Math.round(minutes / 60));
 }
 
 /** The wait the server asked for (its `Retry-After`), in words; undefined when it did not say. */
@@ -53,14 +66,15 @@ export function lockedMessage(error: unknown): string {
 
 /** The status or code of a failed call that every sign-in page explains the same way. */
 export function commonRefusalMessage(error: unknown): string {
+  const texts = textsOf('refusals', refusalMessages);
   if (isApiError(error)) {
-    if (error.kind === 'network') return networkErrorMessage;
+    if (error.kind === 'network') return texts.network;
     if (error.status === 429 || error.errorCode === 'ToManyRequests') {
       const wait = waitOf(error);
-      return wait === undefined ? signInMessages.tooManyRequests : signInMessages.tooManyRequestsFor(wait);
+      return wait === undefined ? texts.tooManyRequests : texts.tooManyRequestsFor(wait);
     }
   }
-  return signInMessages.notAvailable;
+  return texts.notAvailable;
 }
 
 /** The error code of a failed call, when the server sent an error body. */

@@ -1,7 +1,7 @@
 import { isApiError } from '@entry/client';
 import { errorMessages, type Scope } from '@entry/domain';
 import { useEffect } from 'react';
-import { notify } from '../notifications.ts';
+import { notifyInLanguage } from '../notice-texts.ts';
 import { usePortalServices } from './portal-api.ts';
 import { returnToScopeStart } from './session-navigation.ts';
 import { useSession } from './use-session.ts';
@@ -48,7 +48,7 @@ export function useSessionLifecycle(scope: Scope): void {
     const endIfExpired = () => {
       const state = client.tokens.state();
       if (state.token === '' || !state.expired) return;
-      notify(errorMessages.connectionLost);
+      notifyInLanguage(errorMessages.connectionLost);
       client.tokens.remove();
       returnToScopeStart(scope, storage);
     };

@@ -2,6 +2,7 @@ import type { Scope } from '@entry/domain';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';
+import { textsOf } from '../../i18n/language.ts';
 import { notify } from '../notifications.ts';
 import { usePortalServices } from './portal-api.ts';
 import { scopeStartPath } from './scope-start.ts';
@@ -42,8 +43,9 @@ export function useSignOut(scope: Scope, cause: SignOutCause = 'person') {
       navigate(start, { replace: true, state: { signedOut: cause } satisfies SignedOutState });
       return;
     }
-    if (cause === 'idle') notify(sessionMessages.idleSignedOut, 'untilActivity');
-    else notify(sessionMessages.signedOut);
+    const texts = textsOf('session', sessionMessages);
+    if (cause === 'idle') notify(texts.idleSignedOut, 'untilActivity');
+    else notify(texts.signedOut);
     navigate(start, { replace: true });
   }
 
