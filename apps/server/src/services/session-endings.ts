@@ -54,9 +54,7 @@ export interface EndingDeps {
 }
 
 /** The deps of `recordEndings` from a server's or an operator command's context. */
-export function endingDepsOf(
-  ctx: Omit<EndingDeps, 'limits'> & { config: SessionLimits },
-): EndingDeps {
+export function endingDepsOf(ctx: Omit<EndingDeps, 'limits'> & { config: SessionLimits }): EndingDeps {
   const { sessionMaxMinutes, staffIdleMinutes } = ctx.config;
   return { db: ctx.db, clock: ctx.clock, audit: ctx.audit, limits: { sessionMaxMinutes, staffIdleMinutes } };
 }
