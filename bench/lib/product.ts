@@ -76,6 +76,8 @@ export async function startProduct(options: ProductOptions): Promise<RunningProd
     DATA_DIR: dataDir,
     AUTH_SIGNING_KEY: secrets.signingKey,
     KBA_PEPPER: secrets.pepper,
+    // Each suite makes its database anew, as a trial does: the server migrates it.
+    MIGRATE: '1',
     ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
     ...(options.redisUrl === undefined ? {} : { REDIS_URL: options.redisUrl }),
     ...options.env,

@@ -1,4 +1,4 @@
-import { expect, signInAsStaff, test } from './support/portal-test.ts';
+import { expect, passSecondStep, signInAsStaff, test } from './support/portal-test.ts';
 
 const weakPassword = 'password1234';
 const strongPassword = () => `violet harbour ${Math.random().toString(36).slice(2, 8)} tractor`;
@@ -54,13 +54,27 @@ test.describe('password reset and change', () => {
     await expect(page.getByLabel('New password', { exact: true })).toHaveCount(0);
   });
 
-  test('an admin changes the password: a weak one is explained, a strong one works', async ({
+  test('an admin changes the password from the security page: a weak one is explained, a strong one works and is mailed', async ({
     page,
     portal,
     expectNoAxeViolations,
   }) => {
     const admin = await portal.createStaffUser('admin');
+    // The password alone cannot change the password of an account with a second factor.
     await page.goto(`${portal.apps}/a/change-password`);
+    await page.getByLabel('Username').fill(admin.username);
+    await page.getByLabel('Current password').fill(admin.password);
+    await page.getByLabel('New password', { exact: true }).fill(strongPassword());
+    await page
+      .getByLabel('Confirm the new password')
+      .fill(await page.getByLabel('New password', { exact: true }).inputValue());
+    await page.getByRole('button', { name: 'Change the password' }).click();
+    await expect(page.getByRole('alert')).toHaveText('The username or current password is not correct.');
+
+    await signInAsStaff(page, portal, 'a', admin);
+    await page.getByRole('link', { name: /Sign-in security/ }).click();
+    await page.getByRole('link', { name: 'Change your password' }).click();
+    await expect(page).toHaveURL(`${portal.apps}/a/change-password`);
     await page.getByLabel('Username').fill(admin.username);
     await page.getByLabel('Current password').fill(admin.password);
     await page.getByLabel('New password', { exact: true }).fill('short');
@@ -89,7 +103,35 @@ test.describe('password reset and change', () => {
         .getByRole('status')
         .filter({ hasText: 'Your password has been changed. Sign in with your new password.' }),
     ).toBeVisible();
+    const changed = await portal.waitForMail(admin.email, /^Your password was changed$/);
+    expect(changed.text).toMatch(/When: .+ UTC\s+From the address: /);
     await signInAsStaff(page, portal, 'a', { ...admin, password: newPassword });
+  });
+
+  test('wrong second-factor codes lock the account, whatever right passwords come between, and the owner is mailed', async ({
+    page,
+    portal,
+  }) => {
+    const admin = await portal.createStaffUser('admin');
+    const authenticator = admin.authenticator;
+    if (authenticator === undefined) throw new Error('the admin has no authenticator app');
+    const right = authenticator.nextCode(portal.clock);
+    const wrong = right === '000000' ? '111111' : '000000';
+    for (const round of [0, 1]) {
+      await page.goto(`${portal.apps}/a/sign-in`);
+      await page.getByLabel('Username').fill(admin.username);
+      await page.getByLabel('Password', { exact: true }).fill(admin.password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await expect(page).toHaveURL(`${portal.apps}/a/second-factor`);
+      for (let attempt = 0; attempt < 5; attempt++) {
+        await page.getByLabel('Authenticator code').fill(wrong);
+        await page.getByRole('button', { name: 'Continue' }).click();
+        const last = round === 1 && attempt === 4;
+        await expect(page.getByRole('alert')).toContainText(last ? /locked/ : 'The code is not correct.');
+      }
+    }
+    const locked = await portal.waitForMail(admin.email, /^Your account was locked$/);
+    expect(locked.text).toContain('second-factor codes');
   });
 
   test('an expired password leads to the change page, then signs in with the new one', async ({
@@ -116,6 +158,39 @@ test.describe('password reset and change', () => {
       await page.getByRole('button', { name: 'Change the password' }).click();
       await expect(page).toHaveURL(`${portal.apps}/d/sign-in`);
       await signInAsStaff(page, portal, 'd', { username: customer.username, password: newPassword });
+    } finally {
+      await portal.setMaxPasswordAgeDays(null);
+    }
+  });
+
+  test('an expired password of a user with a second factor: the factor first, then the change page', async ({
+    page,
+    portal,
+    expectNoAxeViolations,
+  }) => {
+    // Its authenticator app is set up while passwords never expire; then they do after 90 days.
+    const customer = await portal.createStaffUser('customer', { passwordAgeDays: 120, secondFactor: true });
+    await portal.setMaxPasswordAgeDays(90);
+    try {
+      await page.goto(`${portal.apps}/d/sign-in`);
+      await page.getByLabel('Username').fill(customer.username);
+      await page.getByLabel('Password', { exact: true }).fill(customer.password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await passSecondStep(page, portal, 'd', customer);
+
+      await expect(page).toHaveURL(`${portal.apps}/d/change-password`);
+      await expect(page.getByRole('alert')).toHaveText(
+        'Your password has expired. Choose a new one to continue.',
+      );
+      await expectNoAxeViolations();
+      const newPassword = strongPassword();
+      await page.getByLabel('Username').fill(customer.username);
+      await page.getByLabel('Current password').fill(customer.password);
+      await page.getByLabel('New password', { exact: true }).fill(newPassword);
+      await page.getByLabel('Confirm the new password').fill(newPassword);
+      await page.getByRole('button', { name: 'Change the password' }).click();
+      await expect(page).toHaveURL(`${portal.apps}/d/sign-in`);
+      await signInAsStaff(page, portal, 'd', { ...customer, password: newPassword });
     } finally {
       await portal.setMaxPasswordAgeDays(null);
     }

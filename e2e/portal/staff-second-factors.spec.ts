@@ -57,6 +57,7 @@ test.describe('staff second factors', () => {
     await page.getByRole('button', { name: 'Confirm the app' }).click();
 
     await expect(page.getByRole('heading', { name: 'Save your recovery codes' })).toBeFocused();
+    await portal.waitForMail(admin.email, /^A second factor was added to your account$/);
     const codes = await page.getByTestId('recovery-codes').getByRole('listitem').allTextContents();
     expect(codes).toHaveLength(10);
     expect(codes.every((code) => /^[a-z0-9]{5}-[a-z0-9]{5}$/.test(code))).toBe(true);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -51,6 +52,8 @@ export interface Config {
   logLevel: string;
   /** `pretty` for a person at a terminal, `json` for a log store; `auto` picks by standard output. */
   logFormat: 'json' | 'pretty' | 'auto';
+  /** MIGRATE: whether `serve` and the operator commands apply pending migrations on PostgreSQL. */
+  migrate: boolean;
   clock: Clock;
 }
 
@@ -185,7 +188,53 @@ const environmentSchema = z.object({
     blankToUndefined,
     z.enum(['json', 'pretty', 'auto'], { error: 'must be json, pretty or auto' }).default('auto'),
   ),
+  MIGRATE: z.preprocess(
+    blankToUndefined,
+    z
+      .enum(['0', '1'], { error: 'must be 1 (apply pending migrations) or 0' })
+      .default('0')
+      .transform((value) => value === '1'),
+  ),
 });
+
+/** The secrets that may also come from a file named by `<NAME>_FILE` (a mounted secret). */
+export const secretsFromFiles = [
+  'AUTH_SIGNING_KEY',
+  'KBA_PEPPER',
+  'SECOND_FACTOR_KEY',
+  'DATABASE_URL',
+  'SMTP_URL',
+  'METRICS_TOKEN',
+] as const;
+
+const isSet = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
+
+/**
+ * The environment with each `<NAME>_FILE` replaced by the file's content as `<NAME>`, its trailing
+ * line breaks dropped. Errors name the variable and the file's path, never what the file holds.
+ */
+function withSecretsFromFiles(env: Record<string, string | undefined>): {
+  env: Record<string, string | undefined>;
+  fromFiles: Set<string>;
+} {
+  const resolved = { ...env };
+  const fromFiles = new Set<string>();
+  for (const name of secretsFromFiles) {
+    const file = env[`${name}_FILE`];
+    if (!isSet(file)) continue;
+    if (isSet(env[name])) {
+      throw new ConfigError(`${name}_FILE`, `and ${name} are both set: set only one of them`);
+    }
+    try {
+      resolved[name] = readFileSync(file, 'utf8').replace(/(\r?\n)+$/, '');
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+      throw new ConfigError(`${name}_FILE`, `names a file that cannot be read (${reason}): ${file}`);
+    }
+    fromFiles.add(name);
+  }
+  return { env: resolved, fromFiles };
+}
 
 function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
   if (value === undefined || value === 'false') return false;
@@ -204,14 +253,18 @@ function defaultPublicPort(scheme: 'http' | 'https', port: number | string): str
  * the process can stop with a message a person can act on.
  */
 export function loadConfig(
-  env: Record<string, string | undefined> = process.env,
+  given: Record<string, string | undefined> = process.env,
   clock: Clock = systemClock,
 ): Config {
+  const { env, fromFiles } = withSecretsFromFiles(given);
   const parsed = environmentSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? 'environment');
-    throw new ConfigError(variable, issue?.message ?? 'is invalid');
+    throw new ConfigError(
+      fromFiles.has(variable) ? `${variable}_FILE` : variable,
+      issue?.message ?? 'is invalid',
+    );
   }
   const e = parsed.data;
   const publicPort = defaultPublicPort(e.PUBLIC_SCHEME, e.PUBLIC_PORT === undefined ? e.PORT : e.PUBLIC_PORT);
@@ -245,6 +298,7 @@ export function loadConfig(
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
+    migrate: e.MIGRATE,
     clock,
   };
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { assertBuildMatchesSources, runsFromBuild } from './build-check.ts';
 import { demoCommand } from './cli/demo.ts';
 import { startFailureMessage } from './cli/errors.ts';
+import { migrateCommand } from './cli/migrate.ts';
 import { operatorFamilies, runOperatorCli } from './cli/operator.ts';
 import { serve } from './cli/serve.ts';
 import { type Config, loadConfig } from './config.ts';
@@ -13,6 +14,7 @@ type Command = (config: Config, args: string[]) => Promise<number>;
 const commands: Record<string, Command> = {
   serve: (config) => serve(config),
   demo: demoCommand,
+  migrate: (config) => migrateCommand(config),
   ...Object.fromEntries(
     ['help', ...operatorFamilies].map((family): [string, Command] => [
       family,

@@ -12,7 +12,7 @@ describe(`the operator CLI as a process (${databaseLabel})`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    env = { DATA_DIR: database.dataDir, KBA_PEPPER: database.pepper };
+    env = { DATA_DIR: database.dataDir, KBA_PEPPER: database.pepper, MIGRATE: '1' };
     if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;
   });
   afterAll(async () => {

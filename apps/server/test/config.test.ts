@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { generateSigningKeyPem } from '../src/services/keys.ts';
 
 describe('configuration from the environment', () => {
   it('has the documented defaults', () => {
@@ -67,5 +72,80 @@ describe('configuration from the environment', () => {
     const config = loadConfig({ ADMIN_DOMAIN_MARKERS: 'Admin, ops', TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' });
     expect(config.adminDomainMarkers).toEqual(['admin', 'ops']);
     expect(config.trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+  });
+});
+
+describe('secrets from files', () => {
+  const secretsDir = mkdtempSync(path.join(tmpdir(), 'entry-config-'));
+  const secretFile = (name: string, content: string): string => {
+    const file = path.join(secretsDir, name);
+    writeFileSync(file, content, { mode: 0o600 });
+    return file;
+  };
+  afterAll(() => rmSync(secretsDir, { recursive: true, force: true }));
+
+  it('reads each secret from its file, without the trailing line break', () => {
+    const pepper = 'pepper-from-a-mounted-file';
+    const key = randomBytes(32).toString('base64');
+    const config = loadConfig({
+      AUTH_SIGNING_KEY_FILE: secretFile('signing-key', generateSigningKeyPem()),
+      KBA_PEPPER_FILE: secretFile('pepper', `${pepper}\n`),
+      SECOND_FACTOR_KEY_FILE: secretFile('second-factor-key', `${key}\r\n`),
+      DATABASE_URL_FILE: secretFile('database-url', 'postgres://entry:secret@db:5432/entry\n'),
+      SMTP_URL_FILE: secretFile('smtp-url', 'smtp://mailer:secret@smtp.example.com:587\n'),
+      METRICS_TOKEN_FILE: secretFile('metrics-token', 'a-metrics-token-of-some-length\n'),
+    });
+    expect(config.authSigningKey).toContain('PRIVATE KEY');
+    expect(config.authSigningKey?.endsWith('-----')).toBe(true);
+    expect(config.pepper).toBe(pepper);
+    expect(config.secondFactorKey?.toString('base64')).toBe(key);
+    expect(config.databaseUrl).toBe('postgres://entry:secret@db:5432/entry');
+    expect(config.smtpUrl).toBe('smtp://mailer:secret@smtp.example.com:587');
+    expect(config.metricsToken).toBe('a-metrics-token-of-some-length');
+  });
+
+  it('refuses a secret set both ways, naming both variables', () => {
+    expect(() =>
+      loadConfig({ KBA_PEPPER: 'pepper-from-the-environment', KBA_PEPPER_FILE: secretFile('both', 'x') }),
+    ).toThrow(/KBA_PEPPER_FILE and KBA_PEPPER are both set/);
+  });
+
+  it('names the variable of a file it cannot read', () => {
+    let thrown: unknown;
+    try {
+      loadConfig({ METRICS_TOKEN_FILE: path.join(secretsDir, 'absent') });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).variable).toBe('METRICS_TOKEN_FILE');
+    expect((thrown as ConfigError).message).toContain('ENOENT');
+  });
+
+  it('names the file variable for a bad value in a file, and never prints what the file holds', () => {
+    const content = 'short-secret';
+    let thrown: unknown;
+    try {
+      loadConfig({ KBA_PEPPER_FILE: secretFile('short-pepper', `${content}\n`) });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).variable).toBe('KBA_PEPPER_FILE');
+    expect((thrown as ConfigError).message).not.toContain(content);
+  });
+});
+
+describe('migrations on start', () => {
+  it.each([
+    [{}, false],
+    [{ MIGRATE: '1' }, true],
+    [{ MIGRATE: '0' }, false],
+  ])('from %o migrates: %s', (env, migrate) => {
+    expect(loadConfig(env).migrate).toBe(migrate);
+  });
+
+  it('refuses any other MIGRATE', () => {
+    expect(() => loadConfig({ MIGRATE: 'yes' })).toThrow(/MIGRATE must be 1/);
   });
 });

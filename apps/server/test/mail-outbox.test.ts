@@ -313,6 +313,7 @@ describe(`mail outbox across a kill -9 of the server (${databaseLabel})`, () => 
       SMTP_URL: smtpUrl,
       SMTP_TIMEOUT_SECONDS: '3',
       LOG_LEVEL: 'warn',
+      MIGRATE: '1',
     };
     if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;
     if (database.authSigningKey !== undefined) env.AUTH_SIGNING_KEY = database.authSigningKey;

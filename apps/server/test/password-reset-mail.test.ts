@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../src/db/schema.ts';
-import { resetTokenLifetimeMs } from '../src/services/staff-auth.ts';
+import { resetTokenLifetimeMs } from '../src/services/staff-mail.ts';
 import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
 import { startSmtpServer } from './helpers/smtp.ts';
 

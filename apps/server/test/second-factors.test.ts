@@ -246,7 +246,7 @@ describe(`staff second factors: authenticator app, recovery codes, policy and st
     expect(replayed.status).toBe(401);
     expect(replayed.body).toMatchObject({ errorCode: 'InvalidSignIn', message: 'The code is not correct.' });
     const [row] = await server.ctx.db.select().from(staffUsers).where(eq(staffUsers.id, admin.id));
-    expect(row?.failedCount).toBe(1);
+    expect(row?.secondFactorFailedCount).toBe(1);
   });
 
   it('accepts one step of drift either way and refuses two', async () => {
@@ -269,7 +269,7 @@ describe(`staff second factors: authenticator app, recovery codes, policy and st
     expect(await tryStep(now + 1)).toBe(200);
   });
 
-  it('counts wrong codes toward the account lock: a parallel burst gets at most ten judged', async () => {
+  it('counts wrong codes toward the second-factor lock: a parallel burst gets at most ten judged', async () => {
     const admin = await enrolledUser('admin');
     const pending = await Promise.all(Array.from({ length: 4 }, () => signIn('admin', admin.username)));
     const burst = await Promise.all(
@@ -286,7 +286,7 @@ describe(`staff second factors: authenticator app, recovery codes, policy and st
       (row) => row.detail?.reason !== undefined,
     );
     expect(judged.length).toBeLessThanOrEqual(10);
-    // Locked: the right code is refused too, and so is the password.
+    // Locked: the right code is refused too, also after a new right password.
     const right = await secondStep('admin', pending[0]?.body.accessToken ?? '', {
       method: 'totp',
       code: nextTotpCode(server, admin.secret),
@@ -294,7 +294,184 @@ describe(`staff second factors: authenticator app, recovery codes, policy and st
     expect(right.status).toBe(401);
     expect(right.body).toMatchObject({ errorCode: 'UserLocked' });
     expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await signIn('admin', admin.username)).body).toMatchObject({ errorCode: 'UserLocked' });
+    const again = await signIn('admin', admin.username);
+    expect(again.body).toMatchObject({ accessType: 'SecondFactorPending' });
+    const afterPassword = await secondStep('admin', again.body.accessToken, {
+      method: 'totp',
+      code: nextTotpCode(server, admin.secret),
+    });
+    expect(afterPassword.body).toMatchObject({ errorCode: 'UserLocked' });
+  });
+
+  /** The subjects of the mail queued for `username`, oldest first. */
+  async function mailSubjects(username: string): Promise<string[]> {
+    const mails = await server.ctx.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.toAddress, `${username}@example.com`))
+      .orderBy(mailOutbox.id);
+    return mails.map((mail) => mail.subject);
+  }
+
+  it('locks second-factor sign-in by the tenth wrong code, whatever right passwords come between, and mails the owner', async () => {
+    const admin = await enrolledUser('admin');
+    const answers: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      const pending = await signIn('admin', admin.username);
+      expect(pending.body).toMatchObject({ accessType: 'SecondFactorPending' });
+      for (let attempt = 0; attempt < 4; attempt++) {
+        const wrong = await secondStep('admin', pending.body.accessToken, {
+          method: 'recovery',
+          code: 'aaaaa-bbbbb',
+        });
+        answers.push(String(wrong.body.errorCode));
+      }
+    }
+    expect(answers).toEqual([...Array(9).fill('InvalidSignIn'), ...Array(3).fill('UserLocked')]);
+    const subjects = await mailSubjects(admin.username);
+    expect(subjects.filter((subject) => subject === 'Your account was locked')).toHaveLength(1);
+    const [lockMail] = await server.ctx.db
+      .select()
+      .from(mailOutbox)
+      .where(
+        and(
+          eq(mailOutbox.toAddress, `${admin.username}@example.com`),
+          eq(mailOutbox.subject, 'Your account was locked'),
+        ),
+      );
+    expect(lockMail?.textBody).toMatch(/second-factor codes/);
+    expect(lockMail?.textBody).toMatch(/From the address: /);
+
+    // The lock's end starts the count over; the right code then signs in.
+    server.clock.advanceMinutes(16);
+    const later = await signIn('admin', admin.username);
+    const right = await secondStep('admin', later.body.accessToken, {
+      method: 'totp',
+      code: nextTotpCode(server, admin.secret),
+    });
+    expect(right.status).toBe(200);
+  });
+
+  it('starts the second-factor count over only when a second step completes, never on a right password', async () => {
+    const admin = await enrolledUser('admin');
+    const countOf = async () => {
+      const [row] = await server.ctx.db.select().from(staffUsers).where(eq(staffUsers.id, admin.id));
+      return row?.secondFactorFailedCount;
+    };
+    const pending = await signIn('admin', admin.username);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await secondStep('admin', pending.body.accessToken, { method: 'totp', code: 'abcdef' });
+    }
+    expect(await countOf()).toBe(5);
+    const again = await signIn('admin', admin.username);
+    expect(again.status).toBe(200);
+    expect(await countOf()).toBe(5);
+    const right = await secondStep('admin', again.body.accessToken, {
+      method: 'totp',
+      code: nextTotpCode(server, admin.secret),
+    });
+    expect(right.status).toBe(200);
+    expect(await countOf()).toBe(0);
+  });
+
+  it('changes the password of a user with a second factor only in a session that passed it within 15 minutes', async () => {
+    const admin = await enrolledUser('admin');
+    const newPassword = 'walnut harbour lantern 9031';
+    const change = (token?: string) =>
+      call<ErrorBody>(server.baseUrl, 'POST', '/api/auth/v1/admin/password/change', {
+        ...(token === undefined ? {} : { token }),
+        body: { username: admin.username, currentPassword: password, newPassword },
+      });
+    const wrongPassword = await call<ErrorBody>(
+      server.baseUrl,
+      'POST',
+      '/api/auth/v1/admin/password/change',
+      {
+        body: { username: admin.username, currentPassword: 'not the password at all', newPassword },
+      },
+    );
+
+    // The password alone is refused exactly as a wrong one.
+    const alone = await change();
+    expect(alone.status).toBe(401);
+    expect(alone.body).toEqual(wrongPassword.body);
+    // The user's own session, its second factor older than 15 minutes, is asked for a step-up.
+    server.clock.advanceMinutes(16);
+    const stale = await change(admin.auth.accessToken);
+    expect(stale.status).toBe(403);
+    expect(stale.body).toMatchObject({ errorCode: 'NotPermitted' });
+    expect((await signIn('admin', admin.username)).status).toBe(200);
+    expect(await mailSubjects(admin.username)).not.toContain('Your password was changed');
+
+    const fresh = await signIn('admin', admin.username);
+    const full = await passSecondFactor(server, 'admin', fresh.body.accessToken, admin.secret);
+    expect((await change(full.accessToken)).status).toBe(204);
+    expect((await signIn('admin', admin.username)).status).toBe(401);
+    const [changedMail] = await server.ctx.db
+      .select()
+      .from(mailOutbox)
+      .where(
+        and(
+          eq(mailOutbox.toAddress, `${admin.username}@example.com`),
+          eq(mailOutbox.subject, 'Your password was changed'),
+        ),
+      );
+    expect(changedMail?.textBody).toMatch(/When: .* UTC\nFrom the address: /);
+  });
+
+  it('lets a user with a second factor and an expired password pass the factor, then change the password in that session alone', async () => {
+    const customer = await enrolledUser('customer');
+    const [tenant] = await server.ctx.db
+      .select()
+      .from(tenants)
+      .where(eq(tenants.id, server.demo.tenant.customerId));
+    if (tenant === undefined) throw new Error('no tenant');
+    await server.ctx.db
+      .update(tenants)
+      .set({ settings: { ...tenant.settings, maxPasswordAgeDays: 90 } })
+      .where(eq(tenants.id, tenant.id));
+    try {
+      await server.ctx.db
+        .update(staffUsers)
+        .set({ passwordChangedAt: new Date(server.clock.now().getTime() - 120 * 86_400_000) })
+        .where(eq(staffUsers.id, customer.id));
+      const pending = await signIn('customer', customer.username);
+      expect(pending.body).toMatchObject({ accessType: 'SecondFactorPending', hasRestrictedAccess: true });
+      const passed = await secondStep('customer', pending.body.accessToken, {
+        method: 'totp',
+        code: nextTotpCode(server, customer.secret),
+      });
+      expect(passed.status).toBe(200);
+      expect(passed.body).toMatchObject({ accessType: 'PasswordExpired', hasRestrictedAccess: true });
+      // Good for nothing but the change.
+      expect((await factors('customer', passed.body.accessToken)).status).toBe(403);
+
+      const newPassword = 'meadow lantern quartz 8812';
+      const change = (token?: string) =>
+        call<ErrorBody>(server.baseUrl, 'POST', '/api/auth/v1/customer/password/change', {
+          ...(token === undefined ? {} : { token }),
+          body: { username: customer.username, currentPassword: password, newPassword },
+        });
+      expect((await change()).status).toBe(401);
+      expect((await change(passed.body.accessToken)).status).toBe(204);
+      const after = await call<AuthTokenResult>(server.baseUrl, 'POST', '/api/auth/v1/customer/sign-in', {
+        body: { username: customer.username, password: newPassword },
+      });
+      expect(after.body).toMatchObject({ accessType: 'SecondFactorPending' });
+    } finally {
+      await server.ctx.db.update(tenants).set({ settings: tenant.settings }).where(eq(tenants.id, tenant.id));
+    }
+  });
+
+  it('mails the user when an authenticator app is added or removed', async () => {
+    const customer = await enrolledUser('customer');
+    expect(await mailSubjects(customer.username)).toEqual(['A second factor was added to your account']);
+    const removed = await removeTotp('customer', customer.auth.accessToken);
+    expect(removed.status).toBe(204);
+    expect(await mailSubjects(customer.username)).toEqual([
+      'A second factor was added to your account',
+      'A second factor was removed from your account',
+    ]);
   });
 
   it('uses a recovery code once, audits and mails its use; of two racing uses one wins', async () => {

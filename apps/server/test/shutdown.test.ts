@@ -25,6 +25,7 @@ function databaseEnv(database: TestDatabase, webDist: string): Record<string, st
     DATA_DIR: database.dataDir,
     KBA_PEPPER: database.pepper,
     WEB_DIST_DIR: webDist,
+    MIGRATE: '1',
   };
   if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;
   if (database.authSigningKey !== undefined) env.AUTH_SIGNING_KEY = database.authSigningKey;

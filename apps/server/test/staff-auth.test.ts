@@ -9,6 +9,7 @@ import {
   databaseLabel,
   nextTotpCode,
   passSecondFactor,
+  signInAdmin,
   startTestServer,
   type TestServer,
 } from './helpers/server.ts';
@@ -216,8 +217,11 @@ describe(`password change by current password (${databaseLabel})`, () => {
     await server?.close();
   });
 
-  const change = (body: Record<string, unknown>) =>
-    call(server.baseUrl, 'POST', '/api/auth/v1/admin/password/change', { body });
+  const change = (body: Record<string, unknown>, token?: string) =>
+    call(server.baseUrl, 'POST', '/api/auth/v1/admin/password/change', {
+      body,
+      ...(token === undefined ? {} : { token }),
+    });
 
   it.each([
     ['too short', 'Xy7!short'],
@@ -228,7 +232,12 @@ describe(`password change by current password (${databaseLabel})`, () => {
     'refuses a weak new password (%s) with 400 WeakPassword and a plain explanation',
     async (_label, weak) => {
       const { username, password } = server.demo.admin;
-      const response = await change({ username, currentPassword: password, newPassword: weak });
+      // The demo admin has a second factor: only a session that passed it may change the password.
+      const session = await signInAdmin(server);
+      const response = await change(
+        { username, currentPassword: password, newPassword: weak },
+        session.accessToken,
+      );
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ errorCode: 'WeakPassword', errors: [{ field: 'newPassword' }] });
       expect(String(response.body.message).length).toBeGreaterThan(20);
@@ -250,13 +259,15 @@ describe(`password change by current password (${databaseLabel})`, () => {
 
   it('accepts a strong password, which then signs in, ends the old sessions, and leaves the old password useless', async () => {
     const { username, password } = server.demo.admin;
-    const before = await call<AuthTokenResult>(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', {
-      body: { username, password },
-    });
-    const response = await change({ username, currentPassword: password, newPassword: strongPassword });
+    const before = await signInAdmin(server);
+    const changing = await signInAdmin(server);
+    const response = await change(
+      { username, currentPassword: password, newPassword: strongPassword },
+      changing.accessToken,
+    );
     expect(response.status).toBe(204);
     const oldSession = await call(server.baseUrl, 'POST', '/api/auth/v1/launch/customer/1001', {
-      token: before.body.accessToken,
+      token: before.accessToken,
     });
     expect(oldSession.status).toBe(401);
     const withOld = await call(server.baseUrl, 'POST', '/api/auth/v1/admin/sign-in', {

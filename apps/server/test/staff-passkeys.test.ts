@@ -534,7 +534,7 @@ describe(`staff passkeys (${databaseLabel})`, () => {
     expect(codes.filter((code) => code === '409 InvalidState')).toHaveLength(answers.length - 1);
   });
 
-  it("counts failed passkey tries toward the account's lock, a parallel burst judging ten at most", async () => {
+  it("counts failed passkey tries toward the second factor's lock, a parallel burst judging ten at most", async () => {
     const authenticator = new SoftAuthenticator(origin);
     const { user } = await enrolled('admin', authenticator);
     const burst = 30;
@@ -560,7 +560,10 @@ describe(`staff passkeys (${databaseLabel})`, () => {
       (row) => row.detail.reason === 'passkey not verified',
     );
     expect(judged).toHaveLength(10);
-    expect(await userRow(user.id)).toMatchObject({ lockedUntil: expect.any(Date) });
+    expect(await userRow(user.id)).toMatchObject({
+      secondFactorLockedUntil: expect.any(Date),
+      lockedUntil: null,
+    });
 
     const right = await passkeySignIn('admin', authenticator);
     expect(right.status).toBe(401);
@@ -576,8 +579,8 @@ describe(`staff passkeys (${databaseLabel})`, () => {
         (await passkeySignIn('customer', authenticator, undefined, { userVerified: false })).status,
       ).toBe(401);
     }
-    expect(await userRow(user.id)).toMatchObject({ failedCount: 3 });
+    expect(await userRow(user.id)).toMatchObject({ secondFactorFailedCount: 3 });
     expect((await passkeySignIn('customer', authenticator)).status).toBe(200);
-    expect(await userRow(user.id)).toMatchObject({ failedCount: 0 });
+    expect(await userRow(user.id)).toMatchObject({ secondFactorFailedCount: 0 });
   });
 });

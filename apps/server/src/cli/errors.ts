@@ -1,6 +1,7 @@
 import { StaleBuildError } from '../build-check.ts';
 import { ConfigError } from '../config.ts';
 import { DataDirInUseError } from '../db/data-dir-lock.ts';
+import { SchemaMismatchError } from '../db/index.ts';
 import { DatabaseStartError } from '../db/postgres-wait.ts';
 
 /** The message a person can act on for a failure at start, or undefined for an unexpected one. */
@@ -9,7 +10,8 @@ export function startFailureMessage(error: unknown): string | undefined {
     error instanceof ConfigError ||
     error instanceof DataDirInUseError ||
     error instanceof DatabaseStartError ||
-    error instanceof StaleBuildError
+    error instanceof StaleBuildError ||
+    error instanceof SchemaMismatchError
   ) {
     return error.message;
   }

@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
 import { sendControlCommand } from '../db/data-dir-lock.ts';
-import { type DatabaseHandle, openDatabase } from '../db/index.ts';
+import { type DatabaseHandle, openDatabase, schemaOnOpen } from '../db/index.ts';
 import { ApiError } from '../refusals.ts';
 import { createAuditLog } from '../services/audit.ts';
 import { resolvePepper } from '../services/secrets.ts';
@@ -78,7 +78,9 @@ export function usage(): string {
     'Usage:',
     `${invocation} serve            start the server (also: npm start)`,
     `${invocation} demo [--json]    create and print the demo data`,
+    `${invocation} migrate          apply the pending database migrations, then exit`,
     `${invocation} --version        print the version`,
+    'From a build, with no TypeScript loader: node apps/server/dist/main.js <command> (docs/operations.md, "Deploy").',
     '',
     'Operator commands (they use DATABASE_URL, or the PGlite database in DATA_DIR, through the server when one holds it):',
     '',
@@ -258,7 +260,7 @@ export async function runOperatorCli(argv: readonly string[], config: Config): P
       stdout: process.stdout,
       stderr: process.stderr,
       database: async () => {
-        handle ??= await openDatabase(config);
+        handle ??= await openDatabase(config, schemaOnOpen(config));
         return handle;
       },
     });

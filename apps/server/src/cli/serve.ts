@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
-import { openDatabase } from '../db/index.ts';
+import { openDatabase, schemaOnOpen } from '../db/index.ts';
 import { demoLinks } from '../demo/links.ts';
 import { ensureDemoData } from '../demo/seed.ts';
 import { resolvePepper } from '../services/secrets.ts';
@@ -67,7 +67,7 @@ const closeReserveMs = 2000;
 const idleSweepMs = 100;
 
 /**
- * `serve`: opens and migrates the database, seeds the demo data on an empty one, prints a link per
+ * `serve`: opens the database (migrating it as `schemaOnOpen` says), seeds the demo data on an empty one, prints a link per
  * flow, listens, and on SIGTERM/SIGINT closes gracefully within SHUTDOWN_GRACE_SECONDS.
  */
 export async function serve(configured: Config): Promise<number> {
@@ -79,7 +79,7 @@ export async function serve(configured: Config): Promise<number> {
   const logOutput =
     buffered === undefined ? await prettyLogOutput() : { stream: buffered, flush: () => buffered.flush() };
   const pepper = resolvePepper(config);
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, schemaOnOpen(config));
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
     const { created, demo } = await ensureDemoData(database.db, { config, pepper });

@@ -32,6 +32,14 @@ const lockColumns = () => ({
   lastFailureAt: at('last_failure_at'),
 });
 
+/** A staff user's second-factor tries lock apart from the password's (migration 0990). */
+const secondFactorLockColumns = () => ({
+  secondFactorFailedCount: integer('second_factor_failed_count').notNull().default(0),
+  secondFactorLockedUntil: at('second_factor_locked_until'),
+  secondFactorLockLevel: integer('second_factor_lock_level').notNull().default(0),
+  secondFactorLastFailureAt: at('second_factor_last_failure_at'),
+});
+
 export type Scope = 'admin' | 'customer' | 'consumer';
 export type StaffKind = 'admin' | 'customer';
 export type LaunchKind = 'customer' | 'dashbilling';
@@ -81,6 +89,7 @@ export const staffUsers = pgTable(
     passwordHash: text('password_hash').notNull(),
     passwordChangedAt: at('password_changed_at').notNull(),
     ...lockColumns(),
+    ...secondFactorLockColumns(),
     disabled: boolean('disabled').notNull().default(false),
     createdAt: at('created_at').notNull().defaultNow(),
   },

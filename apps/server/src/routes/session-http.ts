@@ -4,7 +4,7 @@ import '@fastify/cookie';
 import type { AppContext } from '../context.ts';
 import type { Scope } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
-import type { RequireSessionOptions, SessionPrincipal } from '../services/sessions.ts';
+import type { RequireSessionOptions, SessionPrincipal, SessionService } from '../services/sessions.ts';
 
 /** The HTTP side of sessions: the bearer token and refresh cookie a call carries, and the preHandler. */
 
@@ -81,6 +81,18 @@ export function identifySession(
   scope: Scope,
 ): Promise<string | undefined> {
   return ctx.sessions.identify({ bearer: bearerOf(request), refreshToken: refreshTokenOf(request) }, scope);
+}
+
+/** The live session a call names by its bearer token (even expired) or its refresh token, if any. */
+export function identifyLiveSession(
+  ctx: SessionContext,
+  request: FastifyRequest,
+  scope: Scope,
+): ReturnType<SessionService['identifyLive']> {
+  return ctx.sessions.identifyLive(
+    { bearer: bearerOf(request), refreshToken: refreshTokenOf(request) },
+    scope,
+  );
 }
 
 export function setRefreshCookie(

@@ -17,7 +17,7 @@ import {
   requestPasswordReset,
   staffSignIn,
 } from '../services/staff-auth.ts';
-import { identifySession, setRefreshCookie } from './session-http.ts';
+import { identifyLiveSession, setRefreshCookie } from './session-http.ts';
 
 /** The error body as the answer of each of these statuses. */
 export const errors = (...statuses: number[]) =>
@@ -102,8 +102,14 @@ export function registerStaffPasswordRoutes(
       },
     },
     async (request, reply) => {
-      const keptSessionId = await identifySession(ctx, request, kind);
-      await changePassword(ctx, kind, request.body, request.ip, keptSessionId);
+      const session = await identifyLiveSession(ctx, request, kind);
+      await changePassword(
+        ctx,
+        kind,
+        request.body,
+        request.ip,
+        session === undefined ? undefined : { ...session, sessionId: session.id },
+      );
       return reply.status(204).send(null);
     },
   );

@@ -18,20 +18,23 @@ import {
 } from '../stores/staff-passkeys.ts';
 import { hashesEqual, keyedHash } from './keyed-hash.ts';
 import {
-  actorOf,
   assertMayChangeFactors,
   auditFactorChange,
   completeSecondFactor,
   fullAccessType,
-  giveBackTry,
   issueRecoveryCodes,
-  type PaidTry,
-  payForTry,
-  refuseWrongTry,
-  settleRightTry,
+  mailFactorChange,
   staffUserOf,
 } from './second-factors.ts';
 import type { NewSession, SessionPrincipal } from './sessions.ts';
+import {
+  actorOf,
+  judgeSecondFactorTry,
+  payForSecondFactorTry,
+  refuseWrongSecondFactorTry,
+  type SecondFactorTry,
+  settleSecondFactor,
+} from './staff-attempts.ts';
 import {
   authenticationOptions,
   parseAssertion,
@@ -112,6 +115,7 @@ export async function registerPasskey(
     passkeyId: created.credentialId,
     sessionId: principal.sessionId,
   });
+  await mailFactorChange(ctx, user, { kind: 'factor-added', method: 'passkey', name: request.name }, ip);
   const auth = await completeSecondFactor(ctx, principal, user, { method: 'passkey', ip });
   return { auth, recoveryCodes };
 }
@@ -182,7 +186,7 @@ export async function signInWithPasskey(
     return refuseUnknownPasskey(ctx, kind, principal, ip);
   }
   const { passkey } = found;
-  const paid = await payForTry(
+  const paid = await payForSecondFactorTry(
     ctx,
     { id: passkey.staffUserId, kind, tenantId: found.tenantId },
     { ip, method: 'passkey' },
@@ -206,15 +210,12 @@ export async function signInWithPasskey(
     const recorded = await recordPasskeyUse(ctx.db, { passkey, ...verified, at: ctx.clock.now() });
     return recorded ? undefined : { reason: 'counter used meanwhile', refusal: 'passkeyNotVerified' };
   };
-  const failure = await judge().catch(async (error: unknown) => {
-    await giveBackTry(ctx, paid);
-    throw error;
-  });
+  const failure = await judgeSecondFactorTry(ctx, paid, judge);
   if (failure !== undefined) {
-    return refuseWrongTry(ctx, paid, `passkey ${failure.reason}`, () => refuse(failure.refusal));
+    return refuseWrongSecondFactorTry(ctx, paid, `passkey ${failure.reason}`, () => refuse(failure.refusal));
   }
   if (principal !== undefined) {
-    if (!(await settleRightTry(paid, ctx))) throw refuse('notAuthorized');
+    if (!(await settleSecondFactor(ctx, paid))) throw refuse('notAuthorized');
     return completeSecondFactor(ctx, principal, paid.reserved, { method: 'passkey', ip });
   }
   return openPasskeySession(ctx, paid, ip);
@@ -224,7 +225,11 @@ export async function signInWithPasskey(
  * A passkey alone opens a full session, its second factor used now. The try's settlement, the
  * session and its audit rows commit together in one statement, as a password sign-in's do.
  */
-async function openPasskeySession(ctx: AppContext, paid: PaidTry, ip: string): Promise<AuthTokenResult> {
+async function openPasskeySession(
+  ctx: AppContext,
+  paid: SecondFactorTry,
+  ip: string,
+): Promise<AuthTokenResult> {
   const user = paid.reserved;
   const session: NewSession = {
     scope: user.kind,
@@ -245,7 +250,7 @@ async function openPasskeySession(ctx: AppContext, paid: PaidTry, ip: string): P
   ].map((entry) =>
     ctx.audit.insertOf({ ...entry, outcome: 'success', actor: actorOf(user), tenantId: user.tenantId, ip }),
   );
-  if (!(await settleRightTry(paid, ctx, [...reserved.inserts(session), ...audited]))) {
+  if (!(await settleSecondFactor(ctx, paid, [...reserved.inserts(session), ...audited]))) {
     throw refuse('notAuthorized');
   }
   return reserved.firstPair(session, {
@@ -285,4 +290,5 @@ export async function removeUserPasskey(
   if (removal === 'not-found') throw refuse('passkeyNotFound');
   if (removal === 'last-factor') throw refuse('lastSecondFactor');
   await auditFactorChange(ctx, user, 'remove', ip, { method: 'passkey', passkeyId });
+  await mailFactorChange(ctx, user, { kind: 'factor-removed', method: 'passkey' }, ip);
 }

@@ -10,8 +10,7 @@ import {
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
 import type { StaffKind } from '../db/schema.ts';
-import type { StatementPart } from '../db/sql.ts';
-import { type ApiError, refuse } from '../refusals.ts';
+import { refuse } from '../refusals.ts';
 import {
   claimTotpStep,
   type FactorsReset,
@@ -24,16 +23,10 @@ import {
   startTotp,
   useRecoveryCode,
 } from '../stores/second-factors.ts';
-import {
-  findStaffUserById,
-  giveBackAttempt,
-  recordRightPassword,
-  recordWrongPassword,
-  reserveAttemptOfUser,
-  type StaffUser,
-} from '../stores/staff-users.ts';
+import { findStaffUserById, type StaffUser } from '../stores/staff-users.ts';
 import { findTenantById, type TenantRow } from '../stores/tenants.ts';
 import { queueMail } from './mail.ts';
+import { isPasswordExpired } from './password-age.ts';
 import {
   hashRecoveryCode,
   matchingTotpStep,
@@ -46,7 +39,14 @@ import {
 } from './second-factor-secrets.ts';
 import { endingDepsOf, recordEndings } from './session-endings.ts';
 import type { SessionPrincipal } from './sessions.ts';
-import { mailStaffUser, staffLockPolicy, staffMailOf } from './staff-auth.ts';
+import {
+  actorOf,
+  judgeSecondFactorTry,
+  payForSecondFactorTry,
+  refuseWrongSecondFactorTry,
+  settleSecondFactor,
+} from './staff-attempts.ts';
+import { mailSecurityNotice, type SecondFactorMethod, staffMailOf } from './staff-mail.ts';
 import { existingStaffUser } from './staff-users.ts';
 import { subscriptionTokenKey } from './subscriptions-token.ts';
 
@@ -56,9 +56,6 @@ import { subscriptionTokenKey } from './subscriptions-token.ts';
  * recovery codes. Passkeys use the same policy, budget and completion.
  */
 
-/** How a second factor was shown: audited, and named by the completion. */
-export type SecondFactorMethod = 'totp' | 'recovery' | 'passkey';
-
 type StaffOf = Pick<StaffUser, 'kind' | 'tenantId'>;
 
 /** Admins always need a second factor; customer users as their tenant says (absent: optional). */
@@ -67,12 +64,14 @@ function policyUnder(user: StaffOf, tenant: TenantRow | undefined): StaffSecondF
   return tenant?.settings.staffSecondFactor ?? 'optional';
 }
 
+const tenantOf = (ctx: Pick<AppContext, 'db'>, user: StaffOf) =>
+  user.tenantId === null ? Promise.resolve(undefined) : findTenantById(ctx.db, user.tenantId);
+
 export async function secondFactorPolicyOf(
   ctx: Pick<AppContext, 'db'>,
   user: StaffOf,
 ): Promise<StaffSecondFactorPolicy> {
-  const tenant = user.tenantId === null ? undefined : await findTenantById(ctx.db, user.tenantId);
-  return policyUnder(user, tenant);
+  return policyUnder(user, await tenantOf(ctx, user));
 }
 
 /** The access a session gets from a password alone. */
@@ -112,12 +111,11 @@ export async function staffUserOf(ctx: AppContext, principal: SessionPrincipal):
   return user;
 }
 
-export const actorOf = (user: Pick<StaffUser, 'kind' | 'id'>) => `${user.kind}:${user.id}`;
-
 /**
  * A second factor shown in this session: it gets full access (a second step, a first enrolment)
  * or stays full (a step-up), with the factor's time recorded, and a new token pair; its earlier
- * refresh tokens stop working.
+ * refresh tokens stop working. A second step after a password past its maximum age gets only
+ * `PasswordExpired`, which the password change accepts.
  */
 export async function completeSecondFactor(
   ctx: AppContext,
@@ -125,10 +123,14 @@ export async function completeSecondFactor(
   user: StaffUser,
   done: { method: SecondFactorMethod; ip: string },
 ): Promise<AuthTokenResult> {
+  const passwordExpired =
+    principal.accessType === 'SecondFactorPending' &&
+    isPasswordExpired(user, await tenantOf(ctx, user), ctx.clock.now());
+  const access = passwordExpired
+    ? { accessType: 'PasswordExpired' as const, hasRestrictedAccess: true, roleId: null }
+    : { accessType: fullAccessType(user), hasRestrictedAccess: false, roleId: user.roleId };
   const pair = await ctx.sessions.upgradeSession(principal.sessionId, {
-    accessType: fullAccessType(user),
-    hasRestrictedAccess: false,
-    roleId: user.roleId,
+    ...access,
     secondFactorAt: ctx.clock.now(),
   });
   await ctx.audit.record({
@@ -141,17 +143,20 @@ export async function completeSecondFactor(
       method: done.method,
       sessionId: principal.sessionId,
       step: principal.hasRestrictedAccess ? principal.accessType : 'step-up',
+      ...(passwordExpired ? { passwordExpired: true } : {}),
     },
   });
   return pair;
 }
 
+/** Whether a second factor used at `at` is recent enough for a step-up: within `stepUpMinutes`. */
+export function isRecentSecondFactor(ctx: Pick<AppContext, 'clock'>, at: Date | null): boolean {
+  return at !== null && ctx.clock.now().getTime() - at.getTime() <= stepUpMinutes * 60_000;
+}
+
 /** Refuses, asking for a step-up, unless a second factor was used in this session within `stepUpMinutes`. */
 export function assertRecentSecondFactor(ctx: AppContext, principal: SessionPrincipal): void {
-  const at = principal.secondFactorAt;
-  if (at === null || ctx.clock.now().getTime() - at.getTime() > stepUpMinutes * 60_000) {
-    throw refuse('secondFactorStale');
-  }
+  if (!isRecentSecondFactor(ctx, principal.secondFactorAt)) throw refuse('secondFactorStale');
 }
 
 /** What a permitted change of a user's factors found. */
@@ -180,81 +185,6 @@ export async function assertMayChangeFactors(
   if (policy === 'off') throw refuse('secondFactorsOff');
   if (hasFactor) assertRecentSecondFactor(ctx, principal);
   return { user, hasFactor, mustKeepAFactor: policy === 'required' };
-}
-
-/** A second factor's try, paid for from the account's lock budget before it is judged. */
-export interface PaidTry {
-  reserved: StaffUser;
-  event: string;
-  ip: string;
-  method: SecondFactorMethod;
-}
-
-/**
- * Pays for one second-factor try from the staff account's budget (the password's: 10, then a
- * lock). A locked account is refused, with when to try again, before anything is compared.
- */
-export async function payForTry(
-  ctx: AppContext,
-  user: Pick<StaffUser, 'id' | 'kind' | 'tenantId'>,
-  attempt: { ip: string; method: SecondFactorMethod },
-): Promise<PaidTry> {
-  const event = `${user.kind}.second-factor`;
-  const now = ctx.clock.now();
-  const reserved = await reserveAttemptOfUser(ctx.db, user.id, staffLockPolicy, now);
-  if (reserved === undefined) {
-    const current = await findStaffUserById(ctx.db, user.id);
-    if (current === undefined || current.disabled) throw refuse('notAuthorized');
-    await ctx.audit.record({
-      event,
-      outcome: 'locked',
-      actor: actorOf(user),
-      tenantId: user.tenantId,
-      ip: attempt.ip,
-      detail: { method: attempt.method },
-    });
-    throw refuse('userLocked', { retryAt: { until: current.lockedUntil, now } });
-  }
-  return { reserved, event, ip: attempt.ip, method: attempt.method };
-}
-
-/**
- * A wrong try keeps its place in the count; the one that reaches the threshold locks the account.
- * `refusal` answers a wrong try that does not lock (a passkey's own message, say).
- */
-export async function refuseWrongTry(
-  ctx: AppContext,
-  paid: PaidTry,
-  reason: string,
-  refusal: () => ApiError = () => refuse('wrongSecondFactorCode'),
-): Promise<never> {
-  const { reserved } = paid;
-  const now = ctx.clock.now();
-  const lockedUntil = await recordWrongPassword(ctx.db, reserved, staffLockPolicy, now);
-  const locks = reserved.failedCount >= staffLockPolicy.threshold;
-  await ctx.audit.record({
-    event: paid.event,
-    outcome: locks ? 'locked' : 'failure',
-    actor: actorOf(reserved),
-    tenantId: reserved.tenantId,
-    ip: paid.ip,
-    detail: { method: paid.method, reason },
-  });
-  throw locks ? refuse('userLocked', { retryAt: { until: lockedUntil, now } }) : refusal();
-}
-
-/**
- * A right try gives its place back (ends the run of failures when no try was paid for after it),
- * with `writes` in the same statement; answers false when the user was disabled or the password
- * changed meanwhile.
- */
-export function settleRightTry(paid: PaidTry, ctx: AppContext, writes: readonly StatementPart[] = []) {
-  return recordRightPassword(ctx.db, paid.reserved, writes);
-}
-
-/** A try that was paid for but never judged gives its place back. */
-export function giveBackTry(ctx: AppContext, paid: PaidTry): Promise<void> {
-  return giveBackAttempt(ctx.db, paid.reserved);
 }
 
 /** What the security and second-step pages show of the calling user's factors. */
@@ -300,6 +230,16 @@ export function auditFactorChange(
   });
 }
 
+/** Tells the user that a factor was added to or removed from their account. */
+export function mailFactorChange(
+  ctx: AppContext,
+  user: StaffUser,
+  change: { kind: 'factor-added' | 'factor-removed'; method: SecondFactorMethod; name?: string },
+  ip: string,
+): Promise<void> {
+  return mailSecurityNotice(ctx, user, change, { at: ctx.clock.now(), ip });
+}
+
 /** Starts an authenticator app: its secret, sealed until confirmed by a first code. */
 export async function startTotpEnrolment(
   ctx: AppContext,
@@ -340,6 +280,7 @@ export async function confirmTotpEnrolment(
   if (!(await claimTotpStep(ctx.db, totp, step, { at: now }))) throw refuse('totpNotStarted');
   const recoveryCodes = hasFactor ? null : await issueRecoveryCodes(ctx, user);
   await auditFactorChange(ctx, user, 'add', ip, { method: 'totp', sessionId: principal.sessionId });
+  await mailFactorChange(ctx, user, { kind: 'factor-added', method: 'totp' }, ip);
   const auth = await completeSecondFactor(ctx, principal, user, { method: 'totp', ip });
   return { auth, recoveryCodes };
 }
@@ -351,6 +292,7 @@ export async function removeTotp(ctx: AppContext, principal: SessionPrincipal, i
   if (removal === 'not-found') throw refuse('totpNotEnrolled');
   if (removal === 'last-factor') throw refuse('lastSecondFactor');
   await auditFactorChange(ctx, user, 'remove', ip, { method: 'totp' });
+  await mailFactorChange(ctx, user, { kind: 'factor-removed', method: 'totp' }, ip);
 }
 
 /** New recovery codes for a user who has a factor; the earlier ones stop working. */
@@ -365,14 +307,6 @@ export async function regenerateRecoveryCodes(
   await auditFactorChange(ctx, user, 'recovery-codes', ip);
   return codes;
 }
-
-const recoveryMailTexts = {
-  subject: 'A recovery code was used to sign in',
-  body: (left: number) =>
-    `One of your recovery codes was just used to sign in to your account. It will not work again; ${left} ` +
-    `${left === 1 ? 'code is' : 'codes are'} left.\n\nIf this was not you, ask your administrator to reset ` +
-    'your second factors and change your password at once.',
-} as const;
 
 /** Whether `code` is the user's authenticator code now; a step once accepted never is again. */
 async function totpCodeHolds(ctx: AppContext, user: StaffUser, code: string): Promise<boolean> {
@@ -400,16 +334,18 @@ async function recoveryCodeHolds(
     ip,
     detail: { left: recoveryCodesLeft },
   });
-  await mailStaffUser(ctx, user, {
-    subject: recoveryMailTexts.subject,
-    text: recoveryMailTexts.body(recoveryCodesLeft),
-  });
+  await mailSecurityNotice(
+    ctx,
+    user,
+    { kind: 'recovery-code-used', left: recoveryCodesLeft },
+    { at: ctx.clock.now(), ip },
+  );
   return true;
 }
 
 /**
  * The second step after a password, or a step-up of a full session, with an authenticator code or
- * a recovery code: the try is paid for first, and a wrong one counts toward the account's lock.
+ * a recovery code: the try is paid for first, and a wrong one counts toward the second factor's lock.
  */
 export async function signInWithSecondFactor(
   ctx: AppContext,
@@ -418,17 +354,14 @@ export async function signInWithSecondFactor(
   ip: string,
 ): Promise<AuthTokenResult> {
   const user = await staffUserOf(ctx, principal);
-  const paid = await payForTry(ctx, user, { ip, method: input.method });
-  const judged =
+  const paid = await payForSecondFactorTry(ctx, user, { ip, method: input.method });
+  const holds = await judgeSecondFactorTry(ctx, paid, () =>
     input.method === 'totp'
       ? totpCodeHolds(ctx, user, input.code)
-      : recoveryCodeHolds(ctx, user, input.code, ip);
-  const holds = await judged.catch(async (error: unknown) => {
-    await giveBackTry(ctx, paid);
-    throw error;
-  });
-  if (!holds) return refuseWrongTry(ctx, paid, `wrong ${input.method} code`);
-  if (!(await settleRightTry(paid, ctx))) throw refuse('notAuthorized');
+      : recoveryCodeHolds(ctx, user, input.code, ip),
+  );
+  if (!holds) return refuseWrongSecondFactorTry(ctx, paid, `wrong ${input.method} code`);
+  if (!(await settleSecondFactor(ctx, paid))) throw refuse('notAuthorized');
   return completeSecondFactor(ctx, principal, user, { method: input.method, ip });
 }
 

@@ -108,6 +108,8 @@ export interface SessionService {
   revokeSession(sessionId: string, reason: string): Promise<void>;
   /** The session a sign-out call names: its bearer token (even expired) or its refresh token. */
   identify(credentials: SessionCredentials, scope: Scope): Promise<string | undefined>;
+  /** The session `identify` names, while it is live. */
+  identifyLive(credentials: SessionCredentials, scope: Scope): Promise<StoredSession | undefined>;
   /** Verifies a bearer token (signature, expiry, scope) and that its session is live. */
   authenticate(
     bearer: string | undefined,
@@ -241,6 +243,18 @@ export function createSessionService(deps: {
       if (credentials.refreshToken === undefined) return undefined;
       const found = await findSessionOfRefreshToken(db, hashToken(credentials.refreshToken));
       return found?.scope === scope ? found.sessionId : undefined;
+    },
+
+    async identifyLive(credentials, scope) {
+      const sessionId = await service.identify(credentials, scope);
+      if (sessionId === undefined) return undefined;
+      const now = clock.now();
+      return useLiveSession(
+        db,
+        sessionId,
+        endingInstants(now, limits),
+        new Date(now.getTime() - lastUseStepMs),
+      );
     },
 
     async authenticate(bearer, scope, options, ip) {

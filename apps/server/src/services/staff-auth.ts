@@ -1,9 +1,9 @@
-import type { AuthTokenResult, LockPolicy, LockState } from '@entry/domain';
+import type { AuthTokenResult, LockState } from '@entry/domain';
 import type { FastifyBaseLogger } from 'fastify';
-import { appsOrigin } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { StaffKind } from '../db/schema.ts';
 import { ApiError, refuse } from '../refusals.ts';
+import { hasSecondFactor } from '../stores/second-factors.ts';
 import {
   claimResetToken,
   findResetToken,
@@ -19,22 +19,24 @@ import {
 } from '../stores/staff-users.ts';
 import { findTenantById } from '../stores/tenants.ts';
 import type { AuditEntry } from './audit.ts';
-import type { EnqueueMailInput } from './mail.ts';
+import { isPasswordExpired } from './password-age.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords.ts';
-import { accessAfterPassword, type PasswordAccess } from './second-factors.ts';
+import {
+  accessAfterPassword,
+  isRecentSecondFactor,
+  type PasswordAccess,
+  secondFactorPolicyOf,
+} from './second-factors.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
 import type { NewSession } from './sessions.ts';
-import { createSubscriptionLinks } from './subscriptions.ts';
-
-/** 10 consecutive failures lock a staff account for 15 minutes, doubling up to 24 hours. */
-export const staffLockPolicy: LockPolicy = { threshold: 10 };
-export const resetTokenLifetimeMs = 30 * 60_000;
-
-export const staffMailTexts = {
-  resetSubject: 'Reset your password',
-  resetBody: (link: string) =>
-    `Someone asked to reset the password of your account. To choose a new password, open this link within 30 minutes:\n\n${link}\n\nThe link works once. If you did not ask for this, you can ignore this mail; your password stays as it is.`,
-} as const;
+import { refuseWrongAttempt, staffLockPolicy } from './staff-attempts.ts';
+import {
+  mailSecurityNotice,
+  mailStaffUser,
+  resetPasswordUrl,
+  resetTokenLifetimeMs,
+  staffMailTexts,
+} from './staff-mail.ts';
 
 export const normaliseUsername = (username: string) => username.trim().toLowerCase();
 
@@ -56,11 +58,7 @@ interface RightPasswordTerms {
 
 async function rightPasswordTerms(ctx: AppContext, user: StaffUser): Promise<RightPasswordTerms> {
   const tenant = user.tenantId === null ? undefined : await findTenantById(ctx.db, user.tenantId);
-  const maxDays = tenant?.settings.maxPasswordAgeDays;
-  const passwordExpired =
-    maxDays !== null &&
-    maxDays !== undefined &&
-    ctx.clock.now().getTime() - user.passwordChangedAt.getTime() > maxDays * 86_400_000;
+  const passwordExpired = isPasswordExpired(user, tenant, ctx.clock.now());
   return { passwordExpired, access: await accessAfterPassword(ctx, user, tenant) };
 }
 
@@ -128,19 +126,12 @@ async function checkPassword(check: PasswordCheck): Promise<StaffUser> {
       throw error;
     });
   if (matches) return reserved;
-  const lockedUntil = await recordWrongPassword(ctx.db, reserved, staffLockPolicy, ctx.clock.now());
-  const locks = reserved.failedCount >= staffLockPolicy.threshold;
-  await ctx.audit.record({
-    event,
-    outcome: locks ? 'locked' : 'failure',
-    actor: `${kind}:${reserved.id}`,
-    tenantId: reserved.tenantId,
-    ip,
-    detail: { reason: 'wrong password' },
-  });
-  throw locks
-    ? refuse('userLocked', { retryAt: { until: lockedUntil, now: ctx.clock.now() } })
-    : refuse('invalidSignIn');
+  const wrong = await recordWrongPassword(ctx.db, reserved, staffLockPolicy, ctx.clock.now());
+  return refuseWrongAttempt(
+    ctx,
+    { user: reserved, budget: 'password', wrong, event, ip, detail: { reason: 'wrong password' } },
+    () => refuse('invalidSignIn'),
+  );
 }
 
 /** A right password that proves nothing: the user was disabled or the password changed during the check. */
@@ -174,7 +165,8 @@ export async function staffSignIn(
   const user = await checkPassword(check);
   const actor = `${kind}:${user.id}`;
   const { passwordExpired, access: granted } = await (terms ?? rightPasswordTerms(ctx, user));
-  if (passwordExpired) {
+  // A user with a second factor passes it first: the password change then needs that factor.
+  if (passwordExpired && granted.accessType !== 'SecondFactorPending') {
     if (!(await recordRightPassword(ctx.db, user))) return refuseChangedDuringCheck(check, user);
     await ctx.audit.record({
       event,
@@ -209,45 +201,6 @@ export async function staffSignIn(
     staffName: user.displayName,
     launchedByName: null,
   });
-}
-
-/** The portal of each staff kind on the apps host (DESIGN.md section 6). */
-const portalPrefix: Record<StaffKind, string> = { admin: '/a', customer: '/d' };
-
-/** The reset-password page with a one-use reset token: the link a reset mails and a new account gets. */
-export function resetPasswordUrl(config: AppContext['config'], kind: StaffKind, token: string): string {
-  return `${appsOrigin(config)}${portalPrefix[kind]}/reset-password?token=${encodeURIComponent(token)}`;
-}
-
-/**
- * A mail to a staff user, with the unsubscribe links every mail to a tenant's address carries;
- * `expiresAt` when what it carries stops working.
- */
-export async function staffMailOf(
-  deps: Pick<AppContext, 'db' | 'config' | 'subscriptionKey'>,
-  user: Pick<StaffUser, 'tenantId' | 'email'>,
-  mail: { subject: string; text: string; expiresAt?: Date },
-): Promise<EnqueueMailInput> {
-  let unsubscribe = null;
-  if (user.tenantId !== null) {
-    const tenant = await findTenantById(deps.db, user.tenantId);
-    if (tenant !== undefined) {
-      unsubscribe = createSubscriptionLinks(deps.config, deps.subscriptionKey).unsubscribeLinksFor(tenant, {
-        customerId: tenant.id,
-        emailAddress: user.email,
-      });
-    }
-  }
-  return { tenantId: user.tenantId, to: user.email, ...mail, unsubscribe };
-}
-
-/** Queues `staffMailOf` and starts its delivery. */
-export async function mailStaffUser(
-  ctx: AppContext,
-  user: Pick<StaffUser, 'tenantId' | 'email'>,
-  mail: { subject: string; text: string; expiresAt?: Date },
-): Promise<void> {
-  await ctx.mail.enqueueMail(await staffMailOf(ctx, user, mail));
 }
 
 function sendResetMail(ctx: AppContext, user: StaffUser, token: string, expiresAt: Date): Promise<void> {
@@ -287,6 +240,54 @@ export function requestPasswordReset(
     await sendResetMail(ctx, user, token, expiresAt);
   };
   work().catch((error: unknown) => log.error({ err: error }, 'password reset request failed'));
+}
+
+/** The live session a password change request names, if any: it stays, and may vouch for a second factor. */
+export interface RequestSession {
+  sessionId: string;
+  staffUserId: number | null;
+  secondFactorAt: Date | null;
+}
+
+/**
+ * Whether the current password alone may set a new one: not for a user with a second factor
+ * (where their policy asks for one), unless the request's session is theirs and passed a second
+ * factor within the step-up's minutes. Whoever holds only the password cannot take the account.
+ */
+async function passwordAloneMayChange(
+  ctx: AppContext,
+  user: StaffUser,
+  session: RequestSession | undefined,
+): Promise<boolean> {
+  if (session?.staffUserId === user.id && isRecentSecondFactor(ctx, session.secondFactorAt)) return true;
+  const [policy, hasFactor] = await Promise.all([
+    secondFactorPolicyOf(ctx, user),
+    hasSecondFactor(ctx.db, user.id),
+  ]);
+  return policy === 'off' || !hasFactor;
+}
+
+/**
+ * A change by current password that needs a second factor first: refused before the password is
+ * looked at, after the same work as an unknown user's, so the answer tells nothing of the password.
+ */
+async function refuseWithoutSecondFactor(
+  ctx: AppContext,
+  user: StaffUser,
+  change: { currentPassword: string },
+  ip: string,
+  session: RequestSession | undefined,
+): Promise<never> {
+  await verifyPassword(undefined, change.currentPassword);
+  await ctx.audit.record({
+    event: `${user.kind}.password.change`,
+    outcome: 'failure',
+    actor: `${user.kind}:${user.id}`,
+    tenantId: user.tenantId,
+    ip,
+    detail: { reason: 'no recent second factor' },
+  });
+  throw session?.staffUserId === user.id ? refuse('secondFactorStale') : refuse('wrongCurrentPassword');
 }
 
 /** How a new password came, and the session of the request that set it, which stays. */
@@ -335,19 +336,22 @@ async function setPassword(
         }),
       ),
     ].map((entry) => ctx.audit.insertOf(entry));
+  const now = ctx.clock.now();
   const ended = await storePassword(
     ctx.db,
     {
       user,
       passwordHash: await hashPassword(newPassword),
-      now: ctx.clock.now(),
+      now,
       counts: rules.counts,
       whileAsChecked: rules.whileAsChecked,
       keptSessionId: setting.keptSessionId,
     },
     audited,
   );
-  return ended !== undefined;
+  if (ended === undefined) return false;
+  await mailSecurityNotice(ctx, user, { kind: 'password-changed' }, { at: now, ip: setting.ip });
+  return true;
 }
 
 /**
@@ -384,15 +388,17 @@ function asWrongCurrentPassword(error: unknown): never {
 
 /**
  * Sets a new password by a reset link or by the current password, which is checked against the
- * same budget as a sign-in. `keptSessionId` names the session of the request, which stays signed in.
+ * same budget as a sign-in (and, for a user with a second factor, only in a session that passed one
+ * recently). `session` is the request's, which stays signed in.
  */
 export async function changePassword(
   ctx: AppContext,
   kind: StaffKind,
   change: PasswordChange,
   ip: string,
-  keptSessionId?: string,
+  session?: RequestSession,
 ): Promise<void> {
+  const keptSessionId = session?.sessionId;
   if ('resetToken' in change) {
     const { hash, found, now } = await usableResetToken(ctx, kind, change.resetToken);
     await assertStrongPassword(change.newPassword, [
@@ -412,6 +418,10 @@ export async function changePassword(
     return;
   }
 
+  const named = await findEnabledUser(ctx, kind, change.username);
+  if (named !== undefined && !(await passwordAloneMayChange(ctx, named, session))) {
+    return refuseWithoutSecondFactor(ctx, named, change, ip, session);
+  }
   const check: PasswordCheck = {
     ctx,
     kind,

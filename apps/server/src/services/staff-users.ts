@@ -14,7 +14,8 @@ import {
 } from '../stores/staff-users.ts';
 import { hashPassword } from './passwords.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
-import { normaliseUsername, resetPasswordUrl } from './staff-auth.ts';
+import { normaliseUsername } from './staff-auth.ts';
+import { resetPasswordUrl } from './staff-mail.ts';
 import { staffRoleIds } from './staff-roles.ts';
 import { tenantBySubdomain } from './tenants.ts';
 

@@ -110,29 +110,6 @@ const reservationFor = reservationOf(
   and(eq(staffUsers.kind, sql.placeholder('kind')), eq(staffUsers.username, sql.placeholder('username'))),
   'entry_reserve_attempt',
 );
-const reservationByIdFor = reservationOf(
-  eq(staffUsers.id, sql`${sql.placeholder('id')}::bigint`),
-  'entry_reserve_attempt_by_id',
-);
-
-/**
- * `reserveAttempt` for a user known by id: a second factor's try is paid for from the same
- * budget as a password.
- */
-export async function reserveAttemptOfUser(
-  db: Database,
-  userId: number,
-  policy: LockPolicy,
-  now: Date,
-): Promise<StaffUser | undefined> {
-  const [reserved] = await reservationByIdFor(db).execute({
-    id: userId,
-    now: now.toISOString(),
-    quietSince: new Date(now.getTime() - quietResetMs).toISOString(),
-    threshold: policy.threshold,
-  });
-  return reserved;
-}
 
 /** The row a reserved attempt was checked against, while the user is enabled and has that password. */
 const asChecked = (reserved: StaffUser) =>
@@ -141,6 +118,12 @@ const asChecked = (reserved: StaffUser) =>
     eq(staffUsers.disabled, false),
     eq(staffUsers.passwordHash, reserved.passwordHash),
   );
+
+/**
+ * What a wrong try did to its budget: whether it was the one that reached the threshold, until when
+ * the lock lasts, and whether this try set it (a lock set meanwhile, or a changed row, is not this try's).
+ */
+export type WrongTry = { locks: false } | { locks: true; lockedUntil: Date | null; lockedNow: boolean };
 
 /**
  * A wrong password keeps its reserved place in the count; the one that reached the threshold locks
@@ -152,18 +135,19 @@ export async function recordWrongPassword(
   reserved: StaffUser,
   policy: LockPolicy,
   now: Date,
-): Promise<Date | null> {
+): Promise<WrongTry> {
   const stillOpen = and(asChecked(reserved), notLockedAt(now));
   if (reserved.failedCount < policy.threshold) {
     await db.update(staffUsers).set({ lastFailureAt: now }).where(stillOpen);
-    return null;
+    return { locks: false };
   }
   const locked = lockedAfter(lockStateOf(reserved), now);
-  await db
+  const [lockedNow] = await db
     .update(staffUsers)
     .set(locked)
-    .where(and(stillOpen, eq(staffUsers.lockLevel, reserved.lockLevel)));
-  return locked.lockedUntil;
+    .where(and(stillOpen, eq(staffUsers.lockLevel, reserved.lockLevel)))
+    .returning({ id: staffUsers.id });
+  return { locks: true, lockedUntil: locked.lockedUntil, lockedNow: lockedNow !== undefined };
 }
 
 /** Each database's writer of right passwords: those of one turn share a statement when they are of different users (decision record 018). */
@@ -324,11 +308,20 @@ export async function enableStaffUser(db: Database, userId: number): Promise<voi
   await db.update(staffUsers).set({ disabled: false }).where(eq(staffUsers.id, userId));
 }
 
-/** Lifts a lock after failed sign-ins and forgets the failures, as if the account had never failed. */
+/** Lifts the password's and the second factor's locks and forgets the failures, as if the account had never failed. */
 export async function unlockStaffUser(db: Database, userId: number): Promise<void> {
   await db
     .update(staffUsers)
-    .set({ failedCount: 0, lockedUntil: null, lockLevel: 0, lastFailureAt: null })
+    .set({
+      failedCount: 0,
+      lockedUntil: null,
+      lockLevel: 0,
+      lastFailureAt: null,
+      secondFactorFailedCount: 0,
+      secondFactorLockedUntil: null,
+      secondFactorLockLevel: 0,
+      secondFactorLastFailureAt: null,
+    })
     .where(eq(staffUsers.id, userId));
 }
 

@@ -61,7 +61,11 @@ export const accessResultSchema = z.object({
 });
 export type AccessResult = z.infer<typeof accessResultSchema>;
 
-/** `SecondFactorPending` and `SecondFactorEnrolment`: a staff password sign-in that must still pass or add a second factor. */
+/**
+ * `SecondFactorPending` and `SecondFactorEnrolment`: a staff password sign-in that must still pass or
+ * add a second factor. `PasswordExpired`: one that passed its second factor with a password past its
+ * organization's maximum age, good only for the password change.
+ */
 export const accessTypes = [
   'Admin',
   'Customer',
@@ -70,6 +74,7 @@ export const accessTypes = [
   'MfaPending',
   'SecondFactorPending',
   'SecondFactorEnrolment',
+  'PasswordExpired',
 ] as const;
 export const accessTypeSchema = z.enum(accessTypes);
 export type AccessType = z.infer<typeof accessTypeSchema>;

@@ -11,8 +11,16 @@ import {
   lockedMessage,
   signInMessages,
 } from '../../lib/session/sign-in-errors.ts';
+import { useSession } from '../../lib/session/use-session.ts';
 import { NewPasswordFields, type NewPasswordValues, WeakPasswordAlert } from './new-password-fields.tsx';
-import { changePasswordStateOf, type StaffScope, staffPaths, useStaffAuth } from './staff-scope.ts';
+import {
+  changePasswordStateOf,
+  type StaffScope,
+  staffAccessOf,
+  staffPaths,
+  useStaffAuth,
+} from './staff-scope.ts';
+import { useStepUp } from './step-up.tsx';
 
 interface ChangePasswordValues extends NewPasswordValues {
   username: string;
@@ -24,17 +32,25 @@ export const changeMessages = {
   wrongCurrent: 'The username or current password is not correct.',
   enterUsername: 'Enter your username.',
   enterCurrent: 'Enter your current password.',
+  secondFactorFirst:
+    'If your account has a second factor, sign in first: this page then asks you to confirm it before the password changes.',
 } as const;
 
 /**
  * `/a/change-password` and `/d/change-password`: the current password and a new one. Also where an
  * expired password leads. A new password ends every session of the account, so this tab's goes too.
+ * For a user with a second factor the server wants one used recently in this browser's session: the
+ * step-up asks for it in place of the form.
  */
 export function ChangePasswordPage({ scope }: { scope: StaffScope }) {
   const auth = useStaffAuth(scope);
   const tokens = usePortalApi(scope).tokens;
   const navigate = useNavigate();
   const arrival = changePasswordStateOf(useLocation().state);
+  // A user with a second factor whose password expired arrives here with a session good for this alone.
+  const access = staffAccessOf(useSession(scope));
+  const passwordExpired = arrival.passwordExpired === true || access === 'password-expired';
+  const { withStepUp, prompt } = useStepUp(scope);
   const [weak, setWeak] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const {
@@ -58,7 +74,10 @@ export function ChangePasswordPage({ scope }: { scope: StaffScope }) {
     setWeak(false);
     setRefusal(null);
     try {
-      await auth.changePassword({ username: username.trim(), currentPassword, newPassword });
+      const outcome = await withStepUp(() =>
+        auth.changePassword({ username: username.trim(), currentPassword, newPassword }),
+      );
+      if (!outcome.done) return;
     } catch (error) {
       const code = errorCodeOf(error);
       if (code === 'WeakPassword') setWeak(true);
@@ -74,8 +93,10 @@ export function ChangePasswordPage({ scope }: { scope: StaffScope }) {
 
   return (
     <AuthCard title="Change your password">
-      <form noValidate onSubmit={onSubmit}>
-        {arrival.passwordExpired === true && !weak && refusal === null && (
+      {prompt}
+      <form noValidate onSubmit={onSubmit} hidden={prompt !== null}>
+        <p className="muted">{changeMessages.secondFactorFirst}</p>
+        {passwordExpired && !weak && refusal === null && (
           <FormAlert>{signInMessages.passwordExpired}</FormAlert>
         )}
         {weak && (

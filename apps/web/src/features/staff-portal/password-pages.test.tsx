@@ -1,7 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { authTokenResult, errorBody, renderPortalPage } from '../../lib/session/portal-test-kit.tsx';
+import {
+  authTokenResult,
+  errorBody,
+  renderPortalPage,
+  storeSession,
+} from '../../lib/session/portal-test-kit.tsx';
 import { ChangePasswordPage } from './change-password-page.tsx';
 import { LaunchPanel } from './launch-panel.tsx';
 import { ResetPasswordPage } from './reset-password-page.tsx';
@@ -99,6 +104,52 @@ describe('ChangePasswordPage', () => {
     });
     expect(notified).toEqual([]);
     expect(window.sessionStorage.getItem('session-guid')).toBeNull();
+  });
+
+  it('asks a signed-in user for a second factor when the server wants a step-up, then changes the password', async () => {
+    window.sessionStorage.setItem(
+      'admin-token',
+      JSON.stringify({
+        ...authTokenResult(),
+        token: authTokenResult().accessToken,
+        refreshAt: Date.now() + 600_000,
+        expiresAt: Date.now() + 3_600_000,
+      }),
+    );
+    let changes = 0;
+    const { sent } = renderPortalPage(<ChangePasswordPage scope="admin" />, {
+      path: '/a/change-password',
+      routes: {
+        [changeRoute]: () => {
+          changes += 1;
+          return changes === 1 ? stepUpRefusal() : { status: 204 };
+        },
+        'GET /api/auth/v1/admin/second-factors': {
+          status: 200,
+          body: factorsBody({ totp: { enrolled: true }, recoveryCodesLeft: 10 }),
+        },
+        'POST /api/auth/v1/admin/sign-in/second-factor': { status: 200, body: authTokenResult() },
+      },
+    });
+    await fillForm('violet harbour tractor');
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { name: 'Confirm it is you' });
+    expect(screen.queryByRole('button', { name: 'Change the password' })).toBeNull();
+    await user.type(await screen.findByLabelText('Authenticator code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(location()).toBe('/a/sign-in'));
+    expect(sent.map((call) => call.route)).toEqual([
+      changeRoute,
+      'GET /api/auth/v1/admin/second-factors',
+      'POST /api/auth/v1/admin/sign-in/second-factor',
+      changeRoute,
+    ]);
+  });
+
+  it('says the password expired when the session passed its second factor and is good only for the change', () => {
+    storeSession('admin', { accessType: 'PasswordExpired', hasRestrictedAccess: true });
+    renderPortalPage(<ChangePasswordPage scope="admin" />, { path: '/a/change-password' });
+    expect(alerts()).toEqual(['Your password has expired. Choose a new one to continue.']);
   });
 
   it('says why it opened when the password expired, with the username filled in', () => {

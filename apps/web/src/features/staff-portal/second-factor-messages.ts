@@ -7,6 +7,10 @@ export const secondFactorMessages = {
   passkeyNotRegistered: 'This passkey is not registered.',
   stepUpRequired: 'Confirm it is you with your second factor first.',
   pendingExpired: 'This sign-in has timed out. Sign in again with your password.',
+  locked:
+    'Second-factor sign-in to this account is locked after too many failed attempts. Try again later, or ask your administrator to unlock it.',
+  lockedFor: (wait: string) =>
+    `Second-factor sign-in to this account is locked after too many failed attempts. Try again ${wait}, or ask your administrator to unlock it.`,
   passkeyCanceled:
     'The passkey was not used: the request was canceled or timed out. Try again when you are ready.',
   passkeyAlreadyRegistered: 'This device already has a passkey for your account.',

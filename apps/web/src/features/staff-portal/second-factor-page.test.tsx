@@ -75,7 +75,7 @@ describe('SecondFactorPage', () => {
       401,
       { errorCode: 'UserLocked', message: 'Locked.', errors: [] },
       { 'Retry-After': '900' },
-      'Try again in 15 minutes',
+      'Second-factor sign-in to this account is locked after too many failed attempts. Try again in 15 minutes, or ask your administrator to unlock it.',
     ],
     [
       401,

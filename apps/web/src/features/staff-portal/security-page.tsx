@@ -122,7 +122,10 @@ export function SecurityPage({ scope }: { scope: StaffScope }) {
               Sign out
             </button>
           ) : (
-            <Link to={pages.home.href()}>Back to the portal</Link>
+            <>
+              <Link to={pages.home.href()}>Back to the portal</Link>
+              <Link to={pages.changePassword.href()}>Change your password</Link>
+            </>
           )}
         </p>
       </div>

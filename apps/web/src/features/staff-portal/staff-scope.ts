@@ -29,9 +29,10 @@ export function useSecondFactors(scope: StaffScope): SecondFactorsApi {
 
 /**
  * What the tab's staff session may do: nothing, only the second step after a password (`pending`),
- * only the set-up of a first second factor (`enrolment`), or everything (`full`).
+ * only the set-up of a first second factor (`enrolment`), only a new password after an expired one
+ * (`password-expired`), or everything (`full`).
  */
-export type StaffAccess = 'none' | 'pending' | 'enrolment' | 'full';
+export type StaffAccess = 'none' | 'pending' | 'enrolment' | 'password-expired' | 'full';
 
 export function staffAccessOf(session: SessionView): StaffAccess {
   const { state, record } = session;
@@ -39,6 +40,7 @@ export function staffAccessOf(session: SessionView): StaffAccess {
   if (!state.restricted) return 'full';
   if (record.accessType === 'SecondFactorPending') return 'pending';
   if (record.accessType === 'SecondFactorEnrolment') return 'enrolment';
+  if (record.accessType === 'PasswordExpired') return 'password-expired';
   return 'none';
 }
 
@@ -52,6 +54,8 @@ export function staffStartPath(scope: StaffScope, access: StaffAccess): string {
       return pages.secondFactor.href();
     case 'enrolment':
       return pages.security.href();
+    case 'password-expired':
+      return pages.changePassword.href();
     case 'none':
       return pages.signIn.href();
   }
