@@ -51,6 +51,7 @@ test.describe('idle staff pages', () => {
     await letTimePass(page, minutes(staffIdleMinutes - 1));
     await expect(dialog).toBeVisible();
     await expect(dialog).toHaveAccessibleDescription(warning);
+    const ended = await page.evaluate(() => JSON.parse(sessionStorage.getItem('admin-token') ?? '{}'));
     await page.clock.fastForward('01:00');
     await expect(page).toHaveURL(`${portal.apps}/a/sign-in`);
     const reason = page
@@ -63,6 +64,48 @@ test.describe('idle staff pages', () => {
     await expect(reason).toBeVisible();
     await page.getByLabel('Username').click();
     await expect(reason).toBeHidden();
+
+    // The server refuses the old session's token too.
+    const refused = await page.evaluate(async (token: string) => {
+      const response = await fetch('/api/auth/v1/admin/activity', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return response.status;
+    }, ended.token);
+    expect(refused).toBe(401);
+  });
+
+  test('the server ends a session the page only renews, and the page then signs out', async ({
+    page,
+    portal,
+  }) => {
+    await page.clock.install();
+    const admin = await portal.createStaffUser('admin');
+    await signInAsStaff(page, portal, 'a', admin);
+    const sessionGuid = String(await page.evaluate(() => sessionStorage.getItem('session-guid')));
+    const refreshes: number[] = [];
+    page.on('response', (r) => r.url().endsWith('/admin/refresh') && refreshes.push(r.status()));
+
+    // The page's clock stays far from its own idle limit; the server's passes its own, while the
+    // page's timer renews the token and the person does nothing.
+    const serverStepMinutes = 25;
+    for (let step = 1; step * serverStepMinutes <= staffIdleMinutes; step += 1) {
+      portal.clock.advanceMinutes(serverStepMinutes);
+      await page.clock.fastForward('11:30');
+      await expect.poll(() => refreshes.length).toBe(step);
+    }
+    portal.clock.advanceMinutes(serverStepMinutes);
+    await page.clock.fastForward('11:30');
+    await expect(page).toHaveURL(`${portal.apps}/a/sign-in`);
+    await expect(
+      page
+        .getByRole('status')
+        .filter({ hasText: 'The connection to the server has been lost. Please sign in again.' }),
+    ).toBeVisible();
+    expect(refreshes.at(-1)).toBe(401);
+    expect(refreshes.slice(0, -1).every((status) => status === 200)).toBe(true);
+    expect(await portal.sessionEnding(sessionGuid)).toBe('idle');
   });
 });
 

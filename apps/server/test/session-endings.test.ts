@@ -64,6 +64,8 @@ describe(`session endings (${databaseLabel})`, () => {
     server = await startTestServer({
       env: {
         SESSION_MAX_MINUTES: String(sessionMaxMinutes),
+        // Sessions renewed by refreshes alone, ended by their other grounds, not their idleness.
+        STAFF_IDLE_MINUTES: String(sessionMaxMinutes),
         REFRESH_TOKEN_MINUTES: '30',
         RATE_LIMIT_FAILURES: '1000',
       },

@@ -342,14 +342,25 @@ describe(`staff passkeys (${databaseLabel})`, () => {
 
   it('refuses a challenge answered after five minutes, and the retention job deletes it', async () => {
     const authenticator = new SoftAuthenticator(origin);
-    await enrolled('admin', authenticator);
-    const options = await signInOptions('admin');
+    const { token } = await enrolled('admin', authenticator);
+    const usernameless = await signInOptions('admin');
+    const options = await signInOptions('admin', token);
     server.clock.advance(challengeLifetimeMs + 1000);
-    const late = await answer('admin', options.challengeId, authenticator.authenticate(options.options));
-    expect(late.status).toBe(409);
-    expect(late.body).toMatchObject({ errorCode: 'InvalidState' });
+    for (const [challenge, bearer] of [
+      [usernameless, undefined],
+      [options, token],
+    ] as const) {
+      const late = await answer(
+        'admin',
+        challenge.challengeId,
+        authenticator.authenticate(challenge.options),
+        bearer,
+      );
+      expect(late.status).toBe(409);
+      expect(late.body).toMatchObject({ errorCode: 'InvalidState' });
+    }
 
-    const stale = await signInOptions('admin');
+    const stale = await signInOptions('admin', token);
     server.clock.advance(challengeLifetimeMs + 1000);
     expect(
       (await pruneExpiredRows(server.ctx.db, server.clock.now())).webauthnChallenges,
@@ -495,6 +506,32 @@ describe(`staff passkeys (${databaseLabel})`, () => {
       enrolment.accessToken,
     );
     expect(signingIn.status).toBe(403);
+  });
+
+  it('writes nothing for a parallel burst of usernameless options calls from one address', async () => {
+    const before = await server.ctx.db.$count(webauthnChallenges);
+    const burst = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        post<PasskeyOptionsResult>(`${base('admin')}/sign-in/passkey/options`),
+      ),
+    );
+    expect(burst.map((options) => options.status)).toEqual(burst.map(() => 200));
+    expect(new Set(burst.map((options) => options.body.challengeId)).size).toBe(burst.length);
+    expect(await server.ctx.db.$count(webauthnChallenges)).toBe(before);
+  });
+
+  it('takes a usernameless challenge once when its answers race', async () => {
+    const authenticator = new SoftAuthenticator(origin);
+    await enrolled('admin', authenticator);
+    const options = await signInOptions('admin');
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        answer('admin', options.challengeId, authenticator.authenticate(options.options)),
+      ),
+    );
+    const codes = answers.map((each) => `${each.status} ${each.body.errorCode ?? ''}`.trim());
+    expect(codes.filter((code) => code === '200')).toHaveLength(1);
+    expect(codes.filter((code) => code === '409 InvalidState')).toHaveLength(answers.length - 1);
   });
 
   it("counts failed passkey tries toward the second factor's lock, a parallel burst judging ten at most", async () => {

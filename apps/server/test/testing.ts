@@ -5,7 +5,14 @@
 export { buildApp } from '../src/app.ts';
 export { type Clock, loadConfig } from '../src/config.ts';
 export { openDatabase } from '../src/db/index.ts';
-export { consumers, identityTokens, type StaffKind, staffUsers, tenants } from '../src/db/schema.ts';
+export {
+  consumers,
+  identityTokens,
+  type StaffKind,
+  sessions,
+  staffUsers,
+  tenants,
+} from '../src/db/schema.ts';
 export { type DemoData, ensureDemoData } from '../src/demo/seed.ts';
 export { hashVerificationValue } from '../src/services/keyed-hash.ts';
 export { hashPassword } from '../src/services/passwords.ts';

@@ -19,6 +19,7 @@ import {
   type ReceivedMail,
   resolvePepper,
   type StaffKind,
+  sessions,
   staffRoleIds,
   staffUsers,
   startSmtpServer,
@@ -183,6 +184,12 @@ export async function startPortalServer() {
       });
       if (!(options.secondFactor ?? kind === 'admin')) return account;
       return { ...account, authenticator: await setUpAuthenticator(kind, account) };
+    },
+
+    /** Why the server ended session `sessionId`: its revocation's cause, or null while it has not ended. */
+    async sessionEnding(sessionId: string): Promise<string | null> {
+      const [session] = await db.select().from(sessions).where(eq(sessions.id, sessionId));
+      return session?.revokedReason ?? null;
     },
 
     /** Sets the demo tenant's maximum password age (null: passwords never expire). */

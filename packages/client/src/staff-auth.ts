@@ -15,6 +15,11 @@ export interface StaffAuthApi {
   signIn(request: PasswordSignInRequest): Promise<AuthTokenResult>;
   refresh(): Promise<void>;
   signOut(): Promise<void>;
+  /**
+   * POST /v1/{scope}/activity: the person is active, so the server's idle limit starts again (a
+   * refresh does not count as use). Quiet on failure; an ended session still ends here.
+   */
+  reportActivity(): Promise<void>;
   /** Always 204: it never tells whether the user exists. */
   resetPassword(request: PasswordResetRequest): Promise<void>;
   /** Whether a mailed reset token can still set a password: 404 `ItemNotFound` or 409 `InvalidState` when not. */
@@ -33,6 +38,14 @@ function createStaffAuthApi(http: HttpClient, scope: 'admin' | 'customer'): Staf
       signIn(http, scope, { path: authPath(scope, 'sign-in'), body: request, listed: [400, 401] }),
     refresh: () => http.refresh(scope),
     signOut: () => signOut(http, scope),
+    reportActivity: () =>
+      http.call({
+        method: 'POST',
+        path: authPath(scope, 'activity'),
+        listed: [],
+        scope,
+        explainedByPage: true,
+      }),
     resetPassword: (request) =>
       http.call({
         method: 'POST',

@@ -159,6 +159,8 @@ export const sessions = pgTable('sessions', {
   launchedBySessionId: uuid('launched_by_session_id'),
   /** When a second factor was last used in this staff session, for a launch's step-up (migration 0950). */
   secondFactorAt: at('second_factor_at'),
+  /** When a staff session was last used, for its idle limit; null in a consumer session (migration 0980). */
+  lastUsedAt: at('last_used_at'),
   createdAt: at('created_at').notNull().defaultNow(),
   revokedAt: at('revoked_at'),
   revokedReason: text('revoked_reason'),

@@ -3,7 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import type { Scope } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
-import { clearRefreshCookie, identifySession, refreshTokenOf, setRefreshCookie } from './session-http.ts';
+import {
+  clearRefreshCookie,
+  identifySession,
+  refreshTokenOf,
+  requireSession,
+  setRefreshCookie,
+} from './session-http.ts';
 import { noContentSchema } from './staff-routes.ts';
 
 const scopes: Scope[] = ['admin', 'customer', 'consumer'];
@@ -64,6 +70,30 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           clearRefreshCookie(ctx, reply, scope);
           return reply.status(204).send(null);
         },
+      );
+
+      if (scope === 'consumer') continue;
+      app.post(
+        `/api/auth/v1/${scope}/activity`,
+        {
+          // Authenticating the call records the session's use: nothing else is left to do.
+          preHandler: requireSession(ctx, scope),
+          schema: {
+            summary: `Report that the person in the ${scope} session is active`,
+            description:
+              'A staff session unused for `STAFF_IDLE_MINUTES` ends; a refresh is no use. The web app ' +
+              'calls this while the person is active on a page that sends no other call.',
+            tags: [scope],
+            security: [{ bearer: [] }],
+            response: {
+              204: noContentSchema,
+              400: errorBodySchema,
+              401: errorBodySchema,
+              403: errorBodySchema,
+            },
+          },
+        },
+        async (_request, reply) => reply.status(204).send(null),
       );
     }
   };

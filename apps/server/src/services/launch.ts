@@ -69,7 +69,7 @@ export async function signInWithLaunchToken(
   const now = ctx.clock.now();
   const found = await findLaunchToken(ctx.db, hash);
   if (found === undefined) throw refuse('launchTokenNotFound');
-  const claimed = await claimLaunchToken(ctx.db, hash, endingInstants(now, ctx.config.sessionMaxMinutes));
+  const claimed = await claimLaunchToken(ctx.db, hash, endingInstants(now, ctx.config));
   if (claimed === undefined) {
     await ctx.audit.record({
       event: 'customer.sign-in.launch',

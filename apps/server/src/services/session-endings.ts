@@ -6,10 +6,27 @@ import type { AuditLog } from './audit.ts';
 /** A session waiting for its second factor lives this long from its start, and is never renewed. */
 export const pendingSessionLifetimeMs = 10 * 60_000;
 
-/** Why a session ended; the first four are decided by `endingCause`, the rest by the calls that revoke. */
+/**
+ * How often at most a staff session in use records its use, and so how far behind its recorded
+ * last use may be (decision record 032).
+ */
+export const lastUseStepMs = 60_000;
+
+/**
+ * How long past `STAFF_IDLE_MINUTES` the server lets an unused staff session live: the step its
+ * last use is recorded to, and the step the web app reports a person's activity in, so the page's
+ * own sign-out always comes first (decision record 032).
+ */
+export const idleGraceMs = 2 * lastUseStepMs;
+
+/** The limits a session's grounds are judged by. */
+export type SessionLimits = Pick<Config, 'sessionMaxMinutes' | 'staffIdleMinutes'>;
+
+/** Why a session ended; the first six are decided by `endingCause`, the rest by the calls that revoke. */
 export type EndingCause =
   | 'mfa-pending-expired'
   | 'session-max-age'
+  | 'idle'
   | 'launching-session-ended'
   | 'link-revoked'
   | 'link-expired'
@@ -20,11 +37,12 @@ export type EndingCause =
   | 'second-factors-reset';
 
 /** The instants a session's grounds are judged at. */
-export function endingInstants(now: Date, sessionMaxMinutes: number): GroundsAt {
+export function endingInstants(now: Date, limits: SessionLimits): GroundsAt {
   return {
     now,
-    startedAfter: new Date(now.getTime() - sessionMaxMinutes * 60_000),
+    startedAfter: new Date(now.getTime() - limits.sessionMaxMinutes * 60_000),
     pendingStartedAfter: new Date(now.getTime() - pendingSessionLifetimeMs),
+    usedAfter: new Date(now.getTime() - limits.staffIdleMinutes * 60_000 - idleGraceMs),
   };
 }
 
@@ -32,14 +50,13 @@ export interface EndingDeps {
   db: Database;
   clock: Clock;
   audit: AuditLog;
-  sessionMaxMinutes: number;
+  limits: SessionLimits;
 }
 
 /** The deps of `recordEndings` from a server's or an operator command's context. */
-export function endingDepsOf(
-  ctx: Omit<EndingDeps, 'sessionMaxMinutes'> & { config: Pick<Config, 'sessionMaxMinutes'> },
-): EndingDeps {
-  return { db: ctx.db, clock: ctx.clock, audit: ctx.audit, sessionMaxMinutes: ctx.config.sessionMaxMinutes };
+export function endingDepsOf(ctx: Omit<EndingDeps, 'limits'> & { config: SessionLimits }): EndingDeps {
+  const { sessionMaxMinutes, staffIdleMinutes } = ctx.config;
+  return { db: ctx.db, clock: ctx.clock, audit: ctx.audit, limits: { sessionMaxMinutes, staffIdleMinutes } };
 }
 
 /**
@@ -55,7 +72,7 @@ export async function recordEndings(
   const ended = await endSessionsWithoutGrounds(
     deps.db,
     candidates,
-    endingInstants(deps.clock.now(), deps.sessionMaxMinutes),
+    endingInstants(deps.clock.now(), deps.limits),
   );
   await deps.audit.recordMany(
     ended.map((row) => ({

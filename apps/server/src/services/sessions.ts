@@ -8,7 +8,6 @@ import { refuse } from '../refusals.ts';
 import {
   type AccessChange,
   changeAccess,
-  findLiveSession,
   findSessionOfRefreshToken,
   type NewSessionRow,
   revokeSession,
@@ -17,6 +16,7 @@ import {
   type StoredRefreshToken,
   type StoredSession,
   sessionInserts,
+  useLiveSession,
   writeAll,
   writeAllReadingNames,
 } from '../stores/sessions.ts';
@@ -24,7 +24,7 @@ import { createAccessTokens, subjectOf } from './access-tokens.ts';
 import type { AuditLog } from './audit.ts';
 import type { SigningKeys } from './keys.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
-import { endingInstants, recordEndings } from './session-endings.ts';
+import { endingInstants, lastUseStepMs, recordEndings } from './session-endings.ts';
 
 /** A rotated refresh token presented again this soon gets a sibling pair (tabs refreshing together). */
 export const refreshGraceMs = 10_000;
@@ -135,19 +135,24 @@ function rowOf(id: string, createdAt: Date, input: NewSession): NewSessionRow {
     launchedBySessionId: input.launchedBySessionId ?? null,
     secondFactorAt: input.secondFactorAt ?? null,
     createdAt,
+    lastUsedAt: input.scope === 'consumer' ? null : createdAt,
   };
 }
 
 export function createSessionService(deps: {
   db: Database;
-  config: Pick<Config, 'accessTokenMinutes' | 'refreshTokenMinutes' | 'sessionMaxMinutes' | 'clock'>;
+  config: Pick<
+    Config,
+    'accessTokenMinutes' | 'refreshTokenMinutes' | 'sessionMaxMinutes' | 'staffIdleMinutes' | 'clock'
+  >;
   keys: SigningKeys;
   audit: AuditLog;
 }): SessionService {
   const { db, config, audit } = deps;
   const clock = config.clock;
   const tokens = createAccessTokens(config, deps.keys);
-  const endingDeps = { db, clock, audit, sessionMaxMinutes: config.sessionMaxMinutes };
+  const limits = { sessionMaxMinutes: config.sessionMaxMinutes, staffIdleMinutes: config.staffIdleMinutes };
+  const endingDeps = { db, clock, audit, limits };
 
   const newRefreshToken = (now: Date) => {
     const token = randomToken();
@@ -207,7 +212,7 @@ export function createSessionService(deps: {
         hash,
         successor: successor.stored,
         graceStart: new Date(now.getTime() - refreshGraceMs),
-        grounds: endingInstants(now, config.sessionMaxMinutes),
+        grounds: endingInstants(now, limits),
       });
       if (rotation === undefined) throw refuse('notAuthorized');
       const { session } = rotation;
@@ -243,18 +248,27 @@ export function createSessionService(deps: {
     async identifyLive(credentials, scope) {
       const sessionId = await service.identify(credentials, scope);
       if (sessionId === undefined) return undefined;
-      return findLiveSession(db, sessionId, endingInstants(clock.now(), config.sessionMaxMinutes));
+      const now = clock.now();
+      return useLiveSession(
+        db,
+        sessionId,
+        endingInstants(now, limits),
+        new Date(now.getTime() - lastUseStepMs),
+      );
     },
 
     async authenticate(bearer, scope, options, ip) {
       if (bearer === undefined) throw refuse('notAuthorized');
       const claims = await tokens.verify(bearer, false);
       if (claims === undefined) throw refuse('notAuthorized');
-      // Revocation must hold on every instance at once, so the session row is read on each call.
-      const session = await findLiveSession(
+      // Revocation must hold on every instance at once, so the session row is read on each call;
+      // the read records the use that keeps a staff session from its idle limit (decision record 032).
+      const now = clock.now();
+      const session = await useLiveSession(
         db,
         claims.sid,
-        endingInstants(clock.now(), config.sessionMaxMinutes),
+        endingInstants(now, limits),
+        new Date(now.getTime() - lastUseStepMs),
       );
       if (session === undefined) {
         await recordEndings(endingDeps, { sessionIds: [claims.sid] }, ip);

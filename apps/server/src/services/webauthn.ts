@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import { productName } from '@entry/domain';
 import type {
   AuthenticationResponseJSON,
@@ -12,7 +12,7 @@ import type { Database } from '../db/index.ts';
 import type { PasskeyDeviceType, StaffKind, WebauthnPurpose } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
 import type { StaffPasskey } from '../stores/staff-passkeys.ts';
-import { claimChallenge, insertChallenge } from '../stores/webauthn-challenges.ts';
+import { claimChallenge, insertChallenge, recordAnsweredChallenge } from '../stores/webauthn-challenges.ts';
 
 /**
  * The WebAuthn ceremonies of staff passkeys, with @simplewebauthn/server: the relying party is
@@ -45,16 +45,53 @@ export interface ChallengeOwner {
 interface ChallengeDeps {
   config: Config;
   db: Database;
+  secondFactorKey: Buffer;
+}
+
+/** A challenge anyone may ask for: a usernameless sign-in's, which no session owns. */
+const isSigned = (owner: ChallengeOwner) => owner.purpose === 'authentication' && owner.sessionId === null;
+
+/** A version 7 UUID: the instant `at` in its first 48 bits, random bits after it. */
+function timeOrderedId(at: Date): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(at.getTime(), 0, 6);
+  bytes.writeUInt8(((bytes[6] ?? 0) & 0x0f) | 0x70, 6);
+  bytes.writeUInt8(((bytes[8] ?? 0) & 0x3f) | 0x80, 8);
+  const hex = bytes.toString('hex');
+  return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join('-');
+}
+
+/** The instant a version 7 UUID carries; undefined for any other id. */
+function instantOf(id: string): Date | undefined {
+  const hex = id.replaceAll('-', '').toLowerCase();
+  if (!/^[0-9a-f]{12}7[0-9a-f]{19}$/.test(hex)) return undefined;
+  return new Date(Number.parseInt(hex.slice(0, 12), 16));
 }
 
 /**
- * A new challenge of 32 random bytes, stored (base64url) for `owner`: its id, which the client
- * sends back, and its bytes.
+ * The bytes of a signed challenge: a keyed hash of its kind and id, which holds the instant it was
+ * made, so any instance can tell it made them and when without a stored row (decision record 032).
+ * The key is one of its own, derived from the second-factor key.
+ */
+function signedChallengeBytes(secondFactorKey: Buffer, kind: StaffKind, id: string): Buffer {
+  const key = Buffer.from(hkdfSync('sha256', secondFactorKey, '', 'webauthn usernameless challenges', 32));
+  return createHmac('sha256', key).update(`${kind}:${id}`).digest();
+}
+
+/**
+ * A new challenge of 32 bytes for `owner`: its id, which the client sends back, and its bytes. A
+ * usernameless sign-in's is signed and stored nowhere, so asking for options writes nothing; any
+ * other is random and stored (base64url) for its session.
  */
 async function newChallenge(deps: ChallengeDeps, owner: ChallengeOwner) {
+  const now = deps.config.clock.now();
+  if (isSigned(owner)) {
+    const id = timeOrderedId(now);
+    return { id, bytes: new Uint8Array(signedChallengeBytes(deps.secondFactorKey, owner.kind, id)) };
+  }
   const id = randomUUID();
   const bytes = randomBytes(32);
-  const expiresAt = new Date(deps.config.clock.now().getTime() + challengeLifetimeMs);
+  const expiresAt = new Date(now.getTime() + challengeLifetimeMs);
   await insertChallenge(deps.db, {
     id,
     challenge: bytes.toString('base64url'),
@@ -64,13 +101,30 @@ async function newChallenge(deps: ChallengeDeps, owner: ChallengeOwner) {
   return { id, bytes };
 }
 
-/** Uses the challenge `id` once, if it is `owner`'s and still live: its bytes, base64url, or undefined. */
-export function takeChallenge(
+/**
+ * Uses the challenge `id` once, if it is `owner`'s and still live: its bytes, base64url, or
+ * undefined. A signed challenge is recorded as answered, so a second answer finds it taken.
+ */
+export async function takeChallenge(
   deps: ChallengeDeps,
   id: string,
   owner: ChallengeOwner,
 ): Promise<string | undefined> {
-  return claimChallenge(deps.db, { id, ...owner, now: deps.config.clock.now() });
+  const now = deps.config.clock.now();
+  if (!isSigned(owner)) return claimChallenge(deps.db, { id, ...owner, now });
+  const madeAt = instantOf(id);
+  if (madeAt === undefined) return undefined;
+  const expiresAt = new Date(madeAt.getTime() + challengeLifetimeMs);
+  if (expiresAt <= now) return undefined;
+  const challenge = signedChallengeBytes(deps.secondFactorKey, owner.kind, id).toString('base64url');
+  const recorded = await recordAnsweredChallenge(deps.db, {
+    id,
+    challenge,
+    ...owner,
+    expiresAt,
+    usedAt: now,
+  });
+  return recorded ? challenge : undefined;
 }
 
 const descriptorsOf = (passkeys: readonly StaffPasskey[]) =>

@@ -40,6 +40,8 @@ export interface StoredSession {
 export interface NewSessionRow extends StoredSession {
   launchedBySessionId: string | null;
   createdAt: Date;
+  /** Its first use, its start, in a staff session; null in a consumer session, which has no idle limit. */
+  lastUsedAt: Date | null;
 }
 
 /** The names a session's access token carries, read with the statement that wrote the session. */
@@ -57,11 +59,15 @@ export interface StoredRefreshToken {
   expiresAt: Date;
 }
 
-/** The instants a session's grounds are judged at: now, and the starts before which sessions have ended. */
+/**
+ * The instants a session's grounds are judged at: now, the starts before which sessions have
+ * ended, and the last use before which a staff session has ended (its idle limit).
+ */
 export interface GroundsAt {
   now: Date;
   startedAfter: Date;
   pendingStartedAfter: Date;
+  usedAfter: Date;
 }
 
 /** An instant as an SQL value. */
@@ -69,14 +75,15 @@ export const instant = (at: Date): StatementPart => sqlPart`${at.toISOString()}:
 
 /**
  * The cause that has ended session `s` although nobody revoked it, or NULL while its grounds hold
- * at `grounds`: its age, the admin session that launched it, the link it was opened with
- * (decision record 020).
+ * at `grounds`: its age, its idleness (staff sessions only: a consumer's last use is NULL), the
+ * admin session that launched it, the link it was opened with (decision records 020 and 032).
  */
 export function endingCause(grounds: GroundsAt): StatementPart {
   const startedAfter = instant(grounds.startedAfter);
   return sqlPart`CASE
     WHEN s.has_restricted_access AND s.created_at <= ${instant(grounds.pendingStartedAfter)} THEN 'mfa-pending-expired'
     WHEN s.created_at <= ${startedAfter} THEN 'session-max-age'
+    WHEN s.last_used_at <= ${instant(grounds.usedAfter)} THEN 'idle'
     WHEN s.launched_by_session_id IS NOT NULL AND NOT EXISTS (
       SELECT 1 FROM sessions p WHERE p.id = s.launched_by_session_id AND p.revoked_at IS NULL
         AND p.created_at > ${startedAfter}
@@ -178,6 +185,7 @@ const sessionInsert = rowsInsert(sessions, [
   'createdAt',
   'launchedBySessionId',
   'secondFactorAt',
+  'lastUsedAt',
 ]);
 
 /** The inserts of a new session and its first refresh token, for the statement of the sign-in that opens it. */
@@ -330,16 +338,31 @@ export async function rotateRefreshToken(db: Database, input: RotationInput): Pr
   return row === undefined ? undefined : { session: toView(row), usable: row.usable, issued: row.issued };
 }
 
-/** The session if it is live: not revoked, and its grounds holding (read on every authenticated call, so revocation holds on every instance). */
-export async function findLiveSession(
+/**
+ * The session if it is live: not revoked, and its grounds holding (read on every authenticated
+ * call, so revocation holds on every instance). The same statement records the use of a live
+ * staff session, and of the admin session that launched it, when their last recorded use is
+ * older than `recordedBefore`, so a session in use writes at most once per such step.
+ */
+export async function useLiveSession(
   db: Database,
   sessionId: string,
   grounds: GroundsAt,
+  recordedBefore: Date,
 ): Promise<StoredSession | undefined> {
   const [row] = await executePart<SessionColumnsRow>(
     db,
-    sqlPart`SELECT ${fixedText(sessionColumnsText)} FROM sessions s
-  WHERE s.id = ${sessionId}::uuid AND s.revoked_at IS NULL AND (${endingCause(grounds)}) IS NULL`,
+    sqlPart`WITH live AS (
+    SELECT ${fixedText(sessionColumnsText)}, s.launched_by_session_id AS launched_by FROM sessions s
+    WHERE s.id = ${sessionId}::uuid AND s.revoked_at IS NULL AND (${endingCause(grounds)}) IS NULL
+  ),
+  used AS (
+    UPDATE sessions SET last_used_at = ${instant(grounds.now)}
+    WHERE id IN (SELECT id::uuid FROM live UNION ALL SELECT launched_by FROM live)
+      AND revoked_at IS NULL AND last_used_at < ${instant(recordedBefore)}
+      AND last_used_at > ${instant(grounds.usedAfter)}
+  )
+  SELECT * FROM live`,
   );
   return row === undefined ? undefined : toStored(row);
 }

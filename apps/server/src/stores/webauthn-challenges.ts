@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { type StaffKind, type WebauthnPurpose, webauthnChallenges } from '../db/schema.ts';
 
@@ -8,6 +8,22 @@ export type NewWebauthnChallenge = Omit<typeof webauthnChallenges.$inferInsert, 
 
 export async function insertChallenge(db: Database, challenge: NewWebauthnChallenge): Promise<void> {
   await db.insert(webauthnChallenges).values(challenge);
+}
+
+/**
+ * Records a challenge that was stored nowhere as answered, with the instant it expires: true for
+ * the first answer only (its id is the key), so of parallel answers at most one gets it.
+ */
+export async function recordAnsweredChallenge(
+  db: Database,
+  challenge: typeof webauthnChallenges.$inferInsert,
+): Promise<boolean> {
+  const recorded = await db
+    .insert(webauthnChallenges)
+    .values(challenge)
+    .onConflictDoNothing()
+    .returning({ id: webauthnChallenges.id });
+  return recorded.length === 1;
 }
 
 /** What a claim must match: the purpose and kind it was made for, and its session (null: none). */
@@ -44,7 +60,10 @@ export async function claimChallenge(db: Database, claim: ChallengeClaim): Promi
   return claimed?.challenge;
 }
 
-/** Deletes challenges used or expired before `cutoff`, `limit` at most; answers how many. */
+/**
+ * Deletes challenges expired before `cutoff`, `limit` at most; answers how many. A used one is
+ * kept until then too: the row of an answered signed challenge is what refuses it a second time.
+ */
 export async function deleteChallengesEndedBefore(
   db: Database,
   cutoff: Date,
@@ -53,7 +72,7 @@ export async function deleteChallengesEndedBefore(
   const ended = db
     .select({ id: webauthnChallenges.id })
     .from(webauthnChallenges)
-    .where(or(lt(webauthnChallenges.expiresAt, cutoff), lt(webauthnChallenges.usedAt, cutoff)))
+    .where(lt(webauthnChallenges.expiresAt, cutoff))
     .limit(limit);
   const deleted = await db
     .delete(webauthnChallenges)

@@ -12,7 +12,7 @@ import { LaunchBanner } from './launch-banner.tsx';
 import { LaunchPage } from './launch-page.tsx';
 import { ResetPasswordPage } from './reset-password-page.tsx';
 import { SignInPage } from './sign-in-page.tsx';
-import { type StaffScope, staffAccessOf, staffPaths, staffStartPath } from './staff-scope.ts';
+import { type StaffScope, staffAccessOf, staffPaths, staffStartPath, useStaffAuth } from './staff-scope.ts';
 import '../../lib/session/portal.css';
 
 // The second factors' pages load when a person reaches them, not with every sign-in page.
@@ -47,10 +47,14 @@ export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
   const signedIn = access === 'full';
   const start = staffStartPath(scope, access);
   const idleMs = staffIdleMs(useAppConfig());
+  const staffAuth = useStaffAuth(scope);
+  // The server keeps the idle limit too, and a refresh is no use to it (decision record 032). A
+  // failed report needs nothing here: the client has already ended a session the server refused.
+  const reportActivity = () => void staffAuth.reportActivity().catch(() => undefined);
   return (
     <>
       {scope === 'customer' && <LaunchBanner />}
-      {signedIn && <IdleTimeout scope={scope} idleMs={idleMs} />}
+      {signedIn && <IdleTimeout scope={scope} idleMs={idleMs} onActive={reportActivity} />}
       <Routes>
         <Route index element={<Navigate to={start} replace />} />
         <Route path={pages.signIn.pattern} element={<SignInPage scope={scope} />} />

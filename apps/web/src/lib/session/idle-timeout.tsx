@@ -22,21 +22,29 @@ export function staffIdleMs(config: Pick<AppConfig, 'staffIdleMinutes'>): number
 const activityEvents = ['pointerdown', 'keydown', 'scroll', 'touchstart'] as const;
 /** Activity moves the deadline at most this often; storage is not written on every key press. */
 const activityThrottleMs = 1000;
+/**
+ * Activity is reported to the server at most this often: within the grace the server gives past
+ * its idle limit (`idleGraceMs` in apps/server/src/services/session-endings.ts, decision record 032).
+ */
+export const activityReportMs = 60_000;
 const tickMs = 1000;
 
 /**
  * Signs the person out after a period without activity, with a warning dialog first: an
  * alertdialog that takes the focus, so screen readers read its title and text. The deadline lives
- * under `idle-expired-time` in session storage (spec section 3), so a reload keeps it.
+ * under `idle-expired-time` in session storage (spec section 3), so a reload keeps it. With
+ * `onActive`, the activity that moves the deadline is passed on too, at most once a minute.
  */
 export function IdleTimeout({
   scope,
   idleMs = consumerIdleTimeout.idleMs,
   warningMs = consumerIdleTimeout.warningMs,
+  onActive,
 }: {
   scope: Scope;
   idleMs?: number;
   warningMs?: number;
+  onActive?: () => void;
 }) {
   const { storage } = usePortalServices();
   const { signOut: signOutIdle } = useSignOut(scope, 'idle');
@@ -48,11 +56,20 @@ export function IdleTimeout({
   warningShownRef.current = warningShown;
   const signOutRef = useRef(signOutIdle);
   signOutRef.current = signOutIdle;
+  const onActiveRef = useRef(onActive);
+  onActiveRef.current = onActive;
+  const lastReported = useRef<number | undefined>(undefined);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const textId = useId();
 
-  const extend = () => storage.setItem(storageKeys.idleExpiredTime, String(Date.now() + idleMs));
+  const extend = () => {
+    const now = Date.now();
+    storage.setItem(storageKeys.idleExpiredTime, String(now + idleMs));
+    if (lastReported.current !== undefined && now - lastReported.current < activityReportMs) return;
+    lastReported.current = now;
+    onActiveRef.current?.();
+  };
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `extend` only reads props and storage that stay the same while mounted.
   useEffect(() => {
