@@ -303,6 +303,14 @@ export const codeMailBudgets = pgTable('code_mail_budgets', {
   sentAt: at('sent_at').array().notNull(),
 });
 
+/** When a staff user's reset mails of the last hour were made (migration 0970). */
+export const resetMailBudgets = pgTable('reset_mail_budgets', {
+  staffUserId: bigint('staff_user_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => staffUsers.id, { onDelete: 'cascade' }),
+  sentAt: at('sent_at').array().notNull(),
+});
+
 /** The hours in which a link's opening from an address was audited: one audit row each. */
 export const linkOpenings = pgTable(
   'link_openings',

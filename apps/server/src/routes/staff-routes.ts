@@ -55,7 +55,7 @@ export function registerStaffPasswordRoutes(
   zodApp.post(
     `${base}/password/reset`,
     {
-      config: { failureLimited: true },
+      config: { failureLimited: 'every' },
       schema: {
         summary: `Mail ${article(kind)} a password reset link`,
         tags: [kind],
