@@ -256,6 +256,8 @@ export const mailOutbox = pgTable('mail_outbox', {
   expiresAt: at('expires_at'),
   /** Null for mail queued before migration 1010. */
   evidence: jsonb('evidence').$type<MailEvidence>(),
+  /** Due mails are claimed highest first (migration 0971). */
+  priority: integer('priority').notNull().default(0),
 });
 
 /** What a queued mail is and carries, for the `mail.sent` audit row of its sending. */
