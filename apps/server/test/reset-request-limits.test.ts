@@ -29,7 +29,7 @@ describe(`password reset requests are limited per user and per address (${databa
   const resetFrom = (address: string, kind: string, username: string) =>
     callFrom(address, server.baseUrl, 'POST', `/api/auth/v1/${kind}/password/reset`, { body: { username } });
 
-  /** The reset requests audited so far: the work of a request goes on after its answer. */
+  /** The reset requests audited so far: a request's audit row comes after its answer, once its mail is queued. */
   const auditedRequests = async (kind: string) =>
     (
       await server.ctx.db

@@ -232,6 +232,12 @@ export function requestPasswordReset(
     const user = await findEnabledUser(ctx, kind, username);
     const now = ctx.clock.now();
     const placed = user !== undefined && (await takeResetMail(ctx.db, user.id, now));
+    if (placed) {
+      const token = randomToken();
+      const expiresAt = new Date(now.getTime() + resetTokenLifetimeMs);
+      await insertResetToken(ctx.db, user.id, { hash: hashToken(token), createdAt: now, expiresAt });
+      await sendResetMail(ctx, user, token, expiresAt);
+    }
     await ctx.audit.record({
       event: `${kind}.password.reset-request`,
       outcome: placed ? 'success' : 'failure',
@@ -240,11 +246,6 @@ export function requestPasswordReset(
       ip,
       ...(user !== undefined && !placed ? { detail: { cause: resetMailLimitCause } } : {}),
     });
-    if (user === undefined || !placed) return;
-    const token = randomToken();
-    const expiresAt = new Date(now.getTime() + resetTokenLifetimeMs);
-    await insertResetToken(ctx.db, user.id, { hash: hashToken(token), createdAt: now, expiresAt });
-    await sendResetMail(ctx, user, token, expiresAt);
   };
   work().catch((error: unknown) => log.error({ err: error }, 'password reset request failed'));
 }
