@@ -31,6 +31,7 @@ import { startPruning } from './services/retention.ts';
 import { resolvePepper, resolveSecondFactorKey } from './services/secrets.ts';
 import { createSessionService } from './services/sessions.ts';
 import { subscriptionTokenKey } from './services/subscriptions-token.ts';
+import { fastifyTrustProxy } from './trusted-proxies.ts';
 import { registerWeb } from './web.ts';
 
 export interface AppDeps {
@@ -134,7 +135,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     logController: new OneLinePerRequest(config.logFormat === 'pretty' ? 'debug' : 'info'),
     childLoggerFactory: requestLogger,
     genReqId: requestIdOf(config),
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: bodyLimitBytes,
     requestTimeout: requestArrivalMs,
     // Node checks the arrival deadlines every half minute unless told otherwise.

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -40,8 +41,8 @@ export interface Config {
   rateLimitFailures: number;
   /** The bearer token that lets a client other than loopback read `/api/metrics`. */
   metricsToken: string | undefined;
-  /** Fastify's trustProxy: false, true, or the proxies' addresses/CIDRs. */
-  trustProxy: boolean | string[];
+  /** Fastify's trustProxy: false, a hop count, or the proxies' addresses/CIDRs; never every hop. */
+  trustProxy: false | number | string[];
   adminDomainMarkers: string[];
   dashDomainMarkers: string[];
   accessTokenMinutes: number;
@@ -247,10 +248,32 @@ function withSecretsFromFiles(env: Record<string, string | undefined>): {
   return { env: resolved, fromFiles };
 }
 
-function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
+const trustEveryHopProblem =
+  "must list the proxies' addresses or CIDRs (e.g. 10.0.0.0/8,127.0.0.1) or give their hop count (e.g. 1), not true, which lets every client choose its own address";
+/** The names proxy-addr (Fastify's trustProxy) gives to address ranges. */
+const namedRanges = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, a CIDR or a named range, as Fastify's trustProxy takes them. */
+function isProxyEntry(entry: string): boolean {
+  if (namedRanges.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+function parseTrustProxy(given: string | undefined): Config['trustProxy'] {
+  const value = given?.trim().toLowerCase();
   if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
-  return value.split(',').map((entry) => entry.trim());
+  if (value === 'true') throw new ConfigError('TRUST_PROXY', trustEveryHopProblem);
+  if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  const wrong = entries.find((entry) => !isProxyEntry(entry));
+  if (wrong !== undefined) {
+    throw new ConfigError('TRUST_PROXY', `has "${wrong}", which is not an address, a CIDR or a hop count`);
+  }
+  return entries;
 }
 
 /** The port as built URLs show it: empty for the scheme's default port. */

@@ -216,6 +216,7 @@ export async function registerWeb(
 
   /** The host's organization; the product's page when none, or when it cannot be read just now. */
   async function organizationOfHost(request: FastifyRequest): Promise<PageOrganization | null> {
+    // Fastify takes `X-Forwarded-Host` into the hostname only from a trusted proxy (TRUST_PROXY).
     const subdomain = tenantSubdomainOf(request.hostname, config.publicDomain);
     if (!built || subdomain === null) return null;
     try {

@@ -216,6 +216,46 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
     ]);
   });
 
+  /** A lookup sign-in of a new consumer at `email`, which queues the mail of its one-time code. */
+  async function lookUpWithCode(email: string): Promise<void> {
+    const consumer = await createConsumer(server, { email });
+    const token = await createToken(server, consumer, 'PostalCode');
+    const lookup = await call(server.baseUrl, 'POST', '/api/auth/v1/consumer/sign-in/lookup', {
+      body: {
+        customerId: 1001,
+        subdomain: 'sender',
+        token: token.guid,
+        postalCode: consumer.answers.postalCode,
+      },
+    });
+    expect(lookup.status).toBe(200);
+  }
+
+  it("sends a consumer's one-time code ahead of a batch of other mail queued before it", async () => {
+    mailer.down = false;
+    const others = Array.from({ length: 3 * mailsInFlight }, (_, index) => `ahead-${index}@example.com`);
+    await queueMails(server, others);
+    const before = mailer.sent.length;
+    await lookUpWithCode('first-code@example.com');
+    await server.ctx.mail.idle();
+    expect(mailer.sent.slice(before).map((mail) => mail.to)).toEqual(['first-code@example.com', ...others]);
+  });
+
+  it("keeps a one-time code's place ahead of other mail when its send is retried", async () => {
+    mailer.down = true;
+    const others = Array.from({ length: 3 * mailsInFlight }, (_, index) => `retried-${index}@example.com`);
+    await queueMails(server, others);
+    await lookUpWithCode('retried-code@example.com');
+    await server.ctx.mail.idle();
+    expect(await unsentTo(server, 'retried-')).toHaveLength(others.length + 1);
+
+    mailer.down = false;
+    server.clock.advanceMinutes(1);
+    const before = mailer.sent.length;
+    expect(await server.ctx.mail.deliverPending()).toBe(others.length + 1);
+    expect(mailer.sent.slice(before).map((mail) => mail.to)).toEqual(['retried-code@example.com', ...others]);
+  });
+
   it('refuses to change or remove audit rows', async () => {
     await server.ctx.audit.record({ event: 'test.append-only', outcome: 'success' });
     await expect(server.ctx.db.execute(sql`UPDATE audit_log SET outcome = 'failure'`)).rejects.toThrow();
@@ -361,6 +401,7 @@ describe(`mail outbox across a kill -9 of the server (${databaseLabel})`, () => 
           nextAttemptAt: now,
           expiresAt: null,
           evidence: null,
+          priority: 0,
         });
       }
     } finally {

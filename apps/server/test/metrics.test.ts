@@ -30,7 +30,7 @@ describe(`metrics and request tracing (${databaseLabel})`, () => {
 
   beforeAll(async () => {
     server = await startTestServer({
-      env: { TRUST_PROXY: 'true', METRICS_TOKEN: metricsToken, LOG_LEVEL: 'info' },
+      env: { TRUST_PROXY: '127.0.0.1', METRICS_TOKEN: metricsToken, LOG_LEVEL: 'info' },
       mailer,
       logLines,
     });

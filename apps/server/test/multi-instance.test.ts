@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthTokenResult, ConsumerIdentityToken } from '@entry/domain';
+import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { auditLog, mailOutbox } from '../src/db/schema.ts';
 import { RedisFailureCountStore } from '../src/services/rate-limit.ts';
 import { createConsumer, createToken, paymentData } from './consumer-fixtures.ts';
 import {
@@ -216,6 +218,48 @@ describe.skipIf(testDatabaseUrl === undefined || redisUrl === undefined)(
       const statuses = answers.map((answer) => answer.status);
       expect(statuses.filter((status) => status === 404)).toHaveLength(defaultFailureLimit);
       expect(statuses.filter((status) => status === 429)).toHaveLength(200 - defaultFailureLimit);
+    });
+
+    it('20 parallel reset requests for one user from 20 addresses on both instances make 3 mails', async () => {
+      const mailsTo = async () =>
+        (await first.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, 'customer@example.com')))
+          .length;
+      const requested = async () =>
+        (
+          await first.ctx.db
+            .select()
+            .from(auditLog)
+            .where(eq(auditLog.event, 'customer.password.reset-request'))
+        ).length;
+      const [mailsBefore, requestedBefore] = [await mailsTo(), await requested()];
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          callFrom(
+            loopbackAddress(400 + index),
+            (index % 2 === 0 ? first : second).baseUrl,
+            'POST',
+            '/api/auth/v1/customer/password/reset',
+            { body: { username: first.demo.customer.username } },
+          ),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(204));
+      // Each request's audit row comes after its answer, once its mail is queued.
+      while ((await requested()) < requestedBefore + 20)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect((await mailsTo()) - mailsBefore).toBe(3);
+    });
+
+    it('reset requests from one address on both instances spend its shared budget until 429', async () => {
+      const address = loopbackAddress(450);
+      const reset = (server: TestServer) =>
+        callFrom(address, server.baseUrl, 'POST', '/api/auth/v1/admin/password/reset', {
+          body: { username: 'nobody-by-this-name' },
+        });
+      for (let i = 0; i < defaultFailureLimit; i += 1)
+        expect((await reset(i % 2 === 0 ? first : second)).status).toBe(204);
+      expect((await reset(first)).status).toBe(429);
+      expect((await reset(second)).status).toBe(429);
     });
 
     it('a staff lock counted on one instance refuses the right password on the other, which signed the user in before', async () => {

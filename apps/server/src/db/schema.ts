@@ -258,6 +258,8 @@ export const mailOutbox = pgTable('mail_outbox', {
   expiresAt: at('expires_at'),
   /** Null for mail queued before migration 1010. */
   evidence: jsonb('evidence').$type<MailEvidence>(),
+  /** Due mails are claimed highest first (migration 0971). */
+  priority: integer('priority').notNull().default(0),
 });
 
 /** What a queued mail is and carries, for the `mail.sent` audit row of its sending. */
@@ -302,6 +304,14 @@ export const attemptBudgets = pgTable(
 /** When a consumer's one-time codes of the last hour were mailed (migration 0900). */
 export const codeMailBudgets = pgTable('code_mail_budgets', {
   consumerId: bigint('consumer_id', { mode: 'number' }).primaryKey(),
+  sentAt: at('sent_at').array().notNull(),
+});
+
+/** When a staff user's reset mails of the last hour were made (migration 0970). */
+export const resetMailBudgets = pgTable('reset_mail_budgets', {
+  staffUserId: bigint('staff_user_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => staffUsers.id, { onDelete: 'cascade' }),
   sentAt: at('sent_at').array().notNull(),
 });
 

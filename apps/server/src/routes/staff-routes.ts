@@ -55,9 +55,11 @@ export function registerStaffPasswordRoutes(
   zodApp.post(
     `${base}/password/reset`,
     {
-      config: { failureLimited: true },
+      config: { failureLimited: 'every' },
       schema: {
         summary: `Mail ${article(kind)} a password reset link`,
+        description:
+          'Answers 204 whether or not the user exists. At most three reset mails per user per hour; later requests send nothing. Every request counts toward the per-address limit.',
         tags: [kind],
         body: passwordResetRequestSchema,
         response: { 204: noContentSchema, ...errors(400, 429) },

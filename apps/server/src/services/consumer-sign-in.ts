@@ -236,6 +236,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
         language,
       ),
       expiresAt: new Date(issuedAt.getTime() + mfaCodeLifetimeMs),
+      oneTimeCode: true,
     };
   }
 

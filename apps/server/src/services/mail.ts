@@ -8,6 +8,7 @@ import {
   claimDueMail,
   deleteUnsentOutboxMail,
   insertOutboxMail,
+  mailPriority,
   markOutboxMailFailed,
   markOutboxMailSent,
   type NewOutboxMail,
@@ -126,6 +127,8 @@ export interface EnqueueMailInput {
   unsubscribe: UnsubscribeLinks | null;
   /** When what the mail carries stops working (a one-time code, a reset link): from then on it is dropped unsent. */
   expiresAt?: Date;
+  /** A consumer's one-time code: it leaves the outbox ahead of every other mail, retries included. */
+  oneTimeCode?: boolean;
 }
 
 export interface MailService {
@@ -196,6 +199,7 @@ function outboxRowOf(input: EnqueueMailInput, now: Date): NewOutboxMail {
     nextAttemptAt: now,
     expiresAt: input.expiresAt ?? null,
     evidence: { kind: input.kind, language, optOutLink: links !== null, disclosure: disclosure !== null },
+    priority: input.oneTimeCode === true ? mailPriority.oneTimeCode : mailPriority.usual,
   };
 }
 

@@ -10,9 +10,10 @@ import type { Redis } from 'ioredis';
 import { clientClosedRequest } from '../client-gone.ts';
 import type { Clock } from '../config.ts';
 import { type ApiError, refuse } from '../refusals.ts';
+import { budgetKeyOfAddress } from './client-addresses.ts';
 
 /**
- * Per-IP budgets of failed attempts (DESIGN.md section 5). Only failures (4xx answers) are kept,
+ * Per-address budgets of failed attempts, an IPv6 client's /64 counted as one address. Only failures (4xx answers) are kept,
  * so a carrier's shared address does not block the many consumers behind it who succeed; the
  * per-token and per-account locks do the rest.
  *
@@ -188,9 +189,10 @@ export class RedisFailureCountStore implements FailureCountStore {
 /**
  * How a route takes part: `true` for attempts (sign-in, lookup, MFA, reset, launch), which pay a
  * unit before they run; `'read'` for reads, which always run and pay only when they fail, so a
- * successful read is never limited and a failing one past the budget is answered 429 instead.
+ * successful read is never limited and a failing one past the budget is answered 429 instead;
+ * `'every'` for calls that answer alike whatever happened (a reset request), which keep their unit.
  */
-export type FailureLimitMode = true | 'read';
+export type FailureLimitMode = true | 'read' | 'every';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -216,8 +218,8 @@ function isCountedFailure(statusCode: number): boolean {
  */
 export function installFailureLimiter(app: FastifyInstance, options: FailureLimiterOptions): void {
   const { store, limit, clock } = options;
-  /** The units taken by attempts still being judged. */
-  const taken = new WeakMap<FastifyRequest, Taken>();
+  /** The units taken by attempts still being judged, with the address key they were taken under. */
+  const taken = new WeakMap<FastifyRequest, { key: string; unit: Taken }>();
 
   // An unreachable store must not take sign-in down with it: the per-token and per-account locks
   // in the database still hold, so the limiter fails open and says so in the log.
@@ -228,18 +230,19 @@ export function installFailureLimiter(app: FastifyInstance, options: FailureLimi
   /** Takes a unit for `request`; the refusal to answer when none was left, after giving it back. */
   const pay = async (request: FastifyRequest, reply: FastifyReply): Promise<ApiError | undefined> => {
     const now = clock.now();
+    const key = budgetKeyOfAddress(request.ip);
     let unit: Taken;
     try {
-      unit = await store.take(request.ip, now);
+      unit = await store.take(key, now);
     } catch (error) {
       storeDown(request, error);
       return undefined;
     }
     if (slidingCount(unit.current, unit.previous, now) <= limit) {
-      taken.set(request, unit);
+      taken.set(request, { key, unit });
       return undefined;
     }
-    await store.giveBack(request.ip, unit.window).catch((error: unknown) => storeDown(request, error));
+    await store.giveBack(key, unit.window).catch((error: unknown) => storeDown(request, error));
     reply.header('retry-after', String(retryAfterSeconds(unit, limit, now)));
     return refuse('tooManyRequests');
   };
@@ -249,10 +252,10 @@ export function installFailureLimiter(app: FastifyInstance, options: FailureLimi
   };
 
   const settleAttempt = async (request: FastifyRequest, reply: FastifyReply) => {
-    const unit = taken.get(request);
-    if (unit === undefined || isCountedFailure(reply.statusCode)) return;
+    const paid = taken.get(request);
+    if (paid === undefined || isCountedFailure(reply.statusCode)) return;
     taken.delete(request);
-    await store.giveBack(request.ip, unit.window).catch((error: unknown) => storeDown(request, error));
+    await store.giveBack(paid.key, paid.unit.window).catch((error: unknown) => storeDown(request, error));
   };
 
   const settleRead = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
@@ -265,7 +268,7 @@ export function installFailureLimiter(app: FastifyInstance, options: FailureLimi
 
   // Settled before the answer leaves, so the caller's next attempt already sees its budget.
   const settle =
-    (mode: FailureLimitMode): onSendHookHandler =>
+    (mode: 'read' | true): onSendHookHandler =>
     (request, reply, payload, done) => {
       const settled =
         mode === 'read'
@@ -287,8 +290,8 @@ export function installFailureLimiter(app: FastifyInstance, options: FailureLimi
       // A copy, as the cross-site guard makes: routes may share one response object.
       route.schema = { ...route.schema, response: { 429: errorBodySchema, ...response } };
     }
-    if (mode === true) route.onRequest = [payBeforeAttempt, ...hooksOf(route.onRequest)];
-    route.onSend = [settle(mode), ...hooksOf(route.onSend)];
+    if (mode !== 'read') route.onRequest = [payBeforeAttempt, ...hooksOf(route.onRequest)];
+    if (mode !== 'every') route.onSend = [settle(mode), ...hooksOf(route.onSend)];
   });
 }
 

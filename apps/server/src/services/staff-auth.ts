@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { StaffKind } from '../db/schema.ts';
 import { ApiError, refuse } from '../refusals.ts';
+import { takeResetMail } from '../stores/reset-mail-budget.ts';
 import { hasSecondFactor } from '../stores/second-factors.ts';
 import {
   claimResetToken,
@@ -213,9 +214,12 @@ function sendResetMail(ctx: AppContext, user: StaffUser, token: string, expiresA
   });
 }
 
+const resetMailLimitCause = 'reset mails per hour used up';
+
 /**
- * Always answers the same way: whether the user exists is never revealed. The work for a real
- * user happens off the response path so the answer takes as long either way.
+ * Always answers the same way: whether the user exists, or has had all the reset mails of the
+ * hour, is never revealed. The work happens off the response path so the answer takes as long
+ * either way.
  */
 export function requestPasswordReset(
   ctx: AppContext,
@@ -226,19 +230,22 @@ export function requestPasswordReset(
 ): void {
   const work = async () => {
     const user = await findEnabledUser(ctx, kind, username);
+    const now = ctx.clock.now();
+    const placed = user !== undefined && (await takeResetMail(ctx.db, user.id, now));
+    if (placed) {
+      const token = randomToken();
+      const expiresAt = new Date(now.getTime() + resetTokenLifetimeMs);
+      await insertResetToken(ctx.db, user.id, { hash: hashToken(token), createdAt: now, expiresAt });
+      await sendResetMail(ctx, user, token, expiresAt);
+    }
     await ctx.audit.record({
       event: `${kind}.password.reset-request`,
-      outcome: user === undefined ? 'failure' : 'success',
+      outcome: placed ? 'success' : 'failure',
       actor: user === undefined ? null : `${kind}:${user.id}`,
       tenantId: user?.tenantId ?? null,
       ip,
+      ...(user !== undefined && !placed ? { detail: { cause: resetMailLimitCause } } : {}),
     });
-    if (user === undefined) return;
-    const token = randomToken();
-    const now = ctx.clock.now();
-    const expiresAt = new Date(now.getTime() + resetTokenLifetimeMs);
-    await insertResetToken(ctx.db, user.id, { hash: hashToken(token), createdAt: now, expiresAt });
-    await sendResetMail(ctx, user, token, expiresAt);
   };
   work().catch((error: unknown) => log.error({ err: error }, 'password reset request failed'));
 }

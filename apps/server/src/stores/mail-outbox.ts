@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { rowsInsert } from '../db/rows-insert.ts';
 import { mailOutbox } from '../db/schema.ts';
@@ -30,8 +30,12 @@ export type NewOutboxMail = Required<
     | 'nextAttemptAt'
     | 'expiresAt'
     | 'evidence'
+    | 'priority'
   >
 >;
+
+/** A mail's place in the claim's order: consumers' one-time codes go ahead of every other mail. */
+export const mailPriority = { oneTimeCode: 1, usual: 0 } as const;
 
 const outboxInsert = rowsInsert(mailOutbox, [
   'tenantId',
@@ -44,6 +48,7 @@ const outboxInsert = rowsInsert(mailOutbox, [
   'nextAttemptAt',
   'expiresAt',
   'evidence',
+  'priority',
 ]);
 
 /**
@@ -63,7 +68,8 @@ export async function insertOutboxMail(db: Database, mail: NewOutboxMail): Promi
 }
 
 /**
- * Claims up to `limit` mails due at `now` until `leaseUntil`, in id order, in one statement: rows
+ * Claims up to `limit` mails due at `now` until `leaseUntil`, highest priority first and then in
+ * id order, in one statement: rows
  * another instance is claiming at the same moment are skipped, and a claim lapses at its lease.
  * Planned for each claim, never from a cached plan: a plan cached while the outbox was nearly
  * empty scans every unsent mail once it fills (the findings of bench/RESULTS.md).
@@ -78,7 +84,7 @@ export async function claimDueMail(
       .select({ id: mailOutbox.id })
       .from(mailOutbox)
       .where(and(isNull(mailOutbox.sentAt), lte(mailOutbox.nextAttemptAt, claim.now)))
-      .orderBy(asc(mailOutbox.id))
+      .orderBy(desc(mailOutbox.priority), asc(mailOutbox.id))
       .limit(claim.limit)
       .for('update', { skipLocked: true });
     return tx
@@ -87,7 +93,7 @@ export async function claimDueMail(
       .where(inArray(mailOutbox.id, due))
       .returning();
   });
-  return claimed.sort((a, b) => a.id - b.id);
+  return claimed.sort((a, b) => b.priority - a.priority || a.id - b.id);
 }
 
 /** Records a failed send: the mail stays, due again at `nextAttemptAt`. */

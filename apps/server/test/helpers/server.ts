@@ -252,9 +252,9 @@ export function callFrom<T = Record<string, unknown>>(
   baseUrl: string,
   method: string,
   urlPath: string,
-  options: { body?: unknown; token?: string } = {},
+  options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
 ): Promise<JsonResponse<T>> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
   if (body !== undefined) headers['content-type'] = 'application/json';
