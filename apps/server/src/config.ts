@@ -21,6 +21,8 @@ export interface Config {
   databaseWaitSeconds: number;
   /** PostgreSQL's bound on one statement; a request past it is answered 503. */
   databaseStatementTimeoutMs: number;
+  /** The tighter bound on each statement of a sign-in, refresh or lookup, so a frozen database is answered soon. */
+  databaseSignInTimeoutMs: number;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
   /** How long an SMTP server may take to connect, to greet and to answer; a send ends after three of them. */
@@ -90,7 +92,11 @@ const markerList = z
   .refine((markers) => markers.length > 0, 'must name at least one marker');
 
 /** The database settings' defaults, for callers that open a database without a whole Config. */
-export const databaseDefaults = { waitSeconds: 30, statementTimeoutMs: 10_000 } as const;
+export const databaseDefaults = {
+  waitSeconds: 30,
+  statementTimeoutMs: 10_000,
+  signInTimeoutMs: 3000,
+} as const;
 
 const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
 
@@ -126,6 +132,10 @@ const environmentSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: z.preprocess(
     blankToUndefined,
     positiveInt.default(databaseDefaults.statementTimeoutMs),
+  ),
+  DATABASE_SIGN_IN_TIMEOUT_MS: z.preprocess(
+    blankToUndefined,
+    positiveInt.default(databaseDefaults.signInTimeoutMs),
   ),
   REDIS_URL: z.preprocess(
     blankToUndefined,
@@ -225,6 +235,7 @@ export function loadConfig(
     databaseUrl: e.DATABASE_URL,
     databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    databaseSignInTimeoutMs: e.DATABASE_SIGN_IN_TIMEOUT_MS,
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
     smtpTimeoutSeconds: e.SMTP_TIMEOUT_SECONDS,

@@ -11,6 +11,7 @@ import { startEmbeddedVacuum } from './embedded-vacuum.ts';
 import type { PgliteThread } from './pglite-thread.ts';
 import { askPostgres, waitForPostgres } from './postgres-wait.ts';
 import * as schema from './schema.ts';
+import { StatementBoundClient, withStatementBound } from './statement-bounds.ts';
 
 export type Schema = typeof schema;
 /** The one database type the services use, whichever driver is underneath. */
@@ -35,6 +36,11 @@ export interface DatabaseHandle {
   onBackgroundError(listener: BackgroundErrorListener): void;
   /** Asks the database something trivial; rejects while it cannot answer. */
   ping(): Promise<void>;
+  /**
+   * Runs `work` (a sign-in, refresh or lookup) with each PostgreSQL statement it sends bounded by
+   * DATABASE_SIGN_IN_TIMEOUT_MS instead of the longer statement timeout; PGlite has no such bound.
+   */
+  withSignInBound<T>(work: () => T): T;
   /** Statements waiting: for a pooled connection on PostgreSQL, for the thread on PGlite. */
   waiting(): number;
   /**
@@ -101,7 +107,7 @@ async function migratePglite(client: PgliteThread): Promise<string[]> {
  * Bounded waits on PostgreSQL, so a frozen or unreachable database fails requests instead of
  * holding them: a pooled connection must be had within this, and a statement answered within
  * DATABASE_STATEMENT_TIMEOUT_MS (the server's own bound) plus the grace (the client's, for a
- * server too frozen to cancel anything).
+ * server too frozen to cancel anything), or within DATABASE_SIGN_IN_TIMEOUT_MS on a sign-in.
  */
 export const postgresTimeouts = { acquireMs: 3000, answerGraceMs: 2000, probeMs: 1000 } as const;
 
@@ -147,15 +153,20 @@ const reportToStderr: BackgroundErrorListener = (error, what) => {
  */
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'> &
-    Partial<Pick<Config, 'databaseWaitSeconds' | 'databaseStatementTimeoutMs'>>,
+    Partial<Pick<Config, 'databaseWaitSeconds' | 'databaseStatementTimeoutMs' | 'databaseSignInTimeoutMs'>>,
 ): Promise<DatabaseHandle> {
   const connectionString = config.databaseUrl;
   if (connectionString !== undefined) {
     const statementTimeoutMs = config.databaseStatementTimeoutMs ?? databaseDefaults.statementTimeoutMs;
+    const signInTimeoutMs = Math.min(
+      config.databaseSignInTimeoutMs ?? databaseDefaults.signInTimeoutMs,
+      statementTimeoutMs,
+    );
     await waitForPostgres(connectionString, config.databaseWaitSeconds ?? databaseDefaults.waitSeconds);
     await migratePostgres(connectionString);
     const pool = new pg.Pool({
       connectionString,
+      Client: StatementBoundClient,
       max: 10,
       connectionTimeoutMillis: postgresTimeouts.acquireMs,
       statement_timeout: statementTimeoutMs,
@@ -181,6 +192,7 @@ export async function openDatabase(
       },
       // On a connection of its own: a pooled one may be a dropped connection not yet reported.
       ping: () => askPostgres(connectionString, postgresTimeouts.probeMs),
+      withSignInBound: (work) => withStatementBound(signInTimeoutMs, work),
       waiting: () => pool.waitingCount,
       close: () => pool.end(),
     };
@@ -220,6 +232,7 @@ export async function openDatabase(
       ping: async () => {
         await client.query('SELECT 1');
       },
+      withSignInBound: (work) => work(),
       waiting: () => client.waiting,
       serveControlCommands: (handler) => lock.serveCommands(handler),
       close: async () => {

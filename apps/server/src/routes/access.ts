@@ -35,6 +35,7 @@ export function accessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/auth/v1/access/:subdomain',
       {
         ...hotReadOptions,
+        config: { signInBound: true },
         schema: {
           summary: "A tenant's sign-in target and contact details, by subdomain",
           tags: ['access'],
@@ -77,6 +78,7 @@ export function accessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/auth/v1/access/customer/:customerId',
       {
         ...hotReadOptions,
+        config: { signInBound: true },
         schema: {
           summary: "A tenant's sign-in target and contact details, by customer id",
           tags: ['access'],
