@@ -31,6 +31,7 @@ import { startPruning } from './services/retention.ts';
 import { resolvePepper, resolveSecondFactorKey } from './services/secrets.ts';
 import { createSessionService } from './services/sessions.ts';
 import { subscriptionTokenKey } from './services/subscriptions-token.ts';
+import { startTracing } from './tracing.ts';
 import { registerWeb } from './web.ts';
 
 export interface AppDeps {
@@ -160,6 +161,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
+  const tracing = await startTracing(config);
+  // Before every other hook, so the request's span holds them all.
+  if (tracing !== undefined) await app.register(tracing.fastifyPlugin);
   const { availability, reportBackgroundError } = installDatabaseOutageGuard(app, database);
 
   let sharedCounts: Awaited<ReturnType<typeof connectFailureCounts>> | undefined;
@@ -349,10 +353,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       await stopPruning();
       sharedCounts?.close();
       if (ownsDatabase) await database.close();
+      await tracing?.shutdown();
     });
     return app;
   } catch (error) {
     sharedCounts?.close();
+    await tracing?.shutdown();
     if (ownsDatabase) await database.close();
     throw error;
   }

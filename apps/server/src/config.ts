@@ -24,6 +24,8 @@ export interface Config {
   /** The tighter bound on each statement of a sign-in, refresh or lookup, so a frozen database is answered soon. */
   databaseSignInTimeoutMs: number;
   redisUrl: string | undefined;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: where traces go (OTLP/HTTP); none are made while unset. */
+  otlpEndpoint: string | undefined;
   smtpUrl: string | undefined;
   /** How long an SMTP server may take to connect, to greet and to answer; a send ends after three of them. */
   smtpTimeoutSeconds: number;
@@ -137,6 +139,13 @@ const environmentSchema = z.object({
     blankToUndefined,
     positiveInt.default(databaseDefaults.signInTimeoutMs),
   ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^https?:\/\/[^/]/, 'must be an http:// or https:// URL')
+      .optional(),
+  ),
   REDIS_URL: z.preprocess(
     blankToUndefined,
     z
@@ -237,6 +246,7 @@ export function loadConfig(
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     databaseSignInTimeoutMs: e.DATABASE_SIGN_IN_TIMEOUT_MS,
     redisUrl: e.REDIS_URL,
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     smtpUrl: e.SMTP_URL,
     smtpTimeoutSeconds: e.SMTP_TIMEOUT_SECONDS,
     mailFrom: e.MAIL_FROM ?? `no-reply@${e.PUBLIC_DOMAIN}`,

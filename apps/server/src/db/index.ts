@@ -11,7 +11,7 @@ import { startEmbeddedVacuum } from './embedded-vacuum.ts';
 import type { PgliteThread } from './pglite-thread.ts';
 import { askPostgres, waitForPostgres } from './postgres-wait.ts';
 import * as schema from './schema.ts';
-import { StatementBoundClient, withStatementBound } from './statement-bounds.ts';
+import { CallerContextPool, StatementBoundClient, withStatementBound } from './statement-bounds.ts';
 
 export type Schema = typeof schema;
 /** The one database type the services use, whichever driver is underneath. */
@@ -164,7 +164,7 @@ export async function openDatabase(
     );
     await waitForPostgres(connectionString, config.databaseWaitSeconds ?? databaseDefaults.waitSeconds);
     await migratePostgres(connectionString);
-    const pool = new pg.Pool({
+    const pool = new CallerContextPool({
       connectionString,
       Client: StatementBoundClient,
       max: 10,

@@ -1,5 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import pg from 'pg';
+import { type StartedSpan, startSpan } from '../tracing.ts';
 
 /**
  * A tighter bound on the statements of the calls a person waits on (sign-ins, refreshes,
@@ -13,24 +14,64 @@ export function withStatementBound<T>(boundMs: number, work: () => T): T {
   return callBoundMs.run(boundMs, work);
 }
 
-type UntypedQuery = (this: pg.Client, config: unknown, ...rest: unknown[]) => unknown;
-const unboundQuery = pg.Client.prototype.query as unknown as UntypedQuery;
+type UntypedCall = (this: unknown, ...args: unknown[]) => unknown;
+const unboundQuery = pg.Client.prototype.query as unknown as UntypedCall;
+const poolConnect = pg.Pool.prototype.connect as unknown as UntypedCall;
 
 /**
- * node-postgres' client with a per-statement `query_timeout` while a bound is in force. A statement
- * past it fails as "Query read timeout" (an outage, answered 503) and its connection is dropped by
- * the pool, so nothing waits on a frozen database longer than the call allows.
+ * node-postgres' client with a per-statement `query_timeout` while a bound is in force, and a
+ * span per statement while traces are on. A statement past the bound fails as "Query read
+ * timeout" (an outage, answered 503) and the pool drops its connection.
  */
 export class StatementBoundClient extends pg.Client {}
 
-const boundQuery: UntypedQuery = function boundQuery(config, ...rest) {
+/**
+ * node-postgres' pool, handing each connection over in the context of the caller that asked for
+ * it, not of the caller that gave the connection back: the bound and the span are the caller's.
+ */
+export class CallerContextPool extends pg.Pool {}
+
+function endWith(span: StartedSpan | undefined, args: unknown[]): unknown[] {
+  if (span === undefined) return args;
+  const last = args.length - 1;
+  const callback = args[last];
+  if (typeof callback !== 'function') return args;
+  const ended = (error: unknown, result: unknown) => {
+    span.end(error ?? undefined);
+    callback(error, result);
+  };
+  return [...args.slice(0, last), ended];
+}
+
+const boundQuery: UntypedCall = function boundQuery(config, ...rest) {
   const boundMs = callBoundMs.getStore();
-  if (boundMs === undefined) return unboundQuery.call(this, config, ...rest);
-  if (typeof config === 'string')
-    return unboundQuery.call(this, { text: config, query_timeout: boundMs }, ...rest);
-  // A submittable (a cursor, a stream) is the query itself and keeps its own object.
-  if (typeof config !== 'object' || config === null || 'submit' in config)
-    return unboundQuery.call(this, config, ...rest);
-  return unboundQuery.call(this, { ...config, query_timeout: boundMs }, ...rest);
+  const text = typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text;
+  const span =
+    typeof text === 'string'
+      ? startSpan('pg.query', { 'db.system.name': 'postgresql', 'db.query.text': text })
+      : undefined;
+  let bounded = config;
+  if (boundMs !== undefined) {
+    if (typeof config === 'string') bounded = { text: config, query_timeout: boundMs };
+    // A submittable (a cursor, a stream) is the query itself and keeps its own object.
+    else if (typeof config === 'object' && config !== null && !('submit' in config))
+      bounded = { ...config, query_timeout: boundMs };
+  }
+  const args = endWith(span, rest);
+  const result = unboundQuery.call(this, bounded, ...args);
+  if (span !== undefined && args === rest && result instanceof Promise) {
+    result.then(
+      () => span.end(),
+      (error: unknown) => span.end(error),
+    );
+  }
+  return result;
 };
 StatementBoundClient.prototype.query = boundQuery as unknown as pg.Client['query'];
+
+const connectInCallerContext: UntypedCall = function connectInCallerContext(callback) {
+  return typeof callback === 'function'
+    ? poolConnect.call(this, AsyncResource.bind(callback as UntypedCall))
+    : poolConnect.call(this);
+};
+CallerContextPool.prototype.connect = connectInCallerContext as unknown as pg.Pool['connect'];
