@@ -1,6 +1,7 @@
 import './node-version.ts';
 import { readFileSync } from 'node:fs';
 import { assertBuildMatchesSources, runsFromBuild } from './build-check.ts';
+import { backupCommand, restoreCommand } from './cli/backup.ts';
 import { demoCommand } from './cli/demo.ts';
 import { startFailureMessage } from './cli/errors.ts';
 import { operatorFamilies, runOperatorCli } from './cli/operator.ts';
@@ -13,6 +14,8 @@ type Command = (config: Config, args: string[]) => Promise<number>;
 const commands: Record<string, Command> = {
   serve: (config) => serve(config),
   demo: demoCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
   ...Object.fromEntries(
     ['help', ...operatorFamilies].map((family): [string, Command] => [
       family,

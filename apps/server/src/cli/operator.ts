@@ -78,6 +78,8 @@ export function usage(): string {
     'Usage:',
     `${invocation} serve            start the server (also: npm start)`,
     `${invocation} demo [--json]    create and print the demo data`,
+    `${invocation} backup --out <file>    back up the embedded database, also while the server runs`,
+    `${invocation} restore --from <file>  restore it into a DATA_DIR no process holds`,
     `${invocation} --version        print the version`,
     '',
     'Operator commands (they use DATABASE_URL, or the PGlite database in DATA_DIR, through the server when one holds it):',

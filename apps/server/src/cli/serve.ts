@@ -8,6 +8,7 @@ import { openDatabase } from '../db/index.ts';
 import { demoLinks } from '../demo/links.ts';
 import { ensureDemoData } from '../demo/seed.ts';
 import { resolvePepper } from '../services/secrets.ts';
+import { backupFrom } from './backup.ts';
 import { writeDemoFile } from './demo-file.ts';
 import { runCli } from './operator.ts';
 
@@ -88,13 +89,15 @@ export async function serve(configured: Config): Promise<number> {
     app = await buildApp(config, { database, logStream: logOutput.stream });
     // Operator commands reach this server while it holds the embedded database.
     database.serveControlCommands?.((command, output) =>
-      runCli(command.argv, {
-        config,
-        stdout: textSink(output.stdout),
-        stderr: textSink(output.stderr),
-        database: async () => database,
-        actor: command.actor,
-      }),
+      command.argv[0] === 'backup'
+        ? backupFrom(database, command.argv.slice(1), output)
+        : runCli(command.argv, {
+            config,
+            stdout: textSink(output.stdout),
+            stderr: textSink(output.stderr),
+            database: async () => database,
+            actor: command.actor,
+          }),
     );
     if (created) app.log.info('demo data created');
     app.log.info(`running on Node ${process.versions.node}`);

@@ -41,6 +41,8 @@ export interface DatabaseHandle {
    * DATABASE_SIGN_IN_TIMEOUT_MS instead of the longer statement timeout; PGlite has no such bound.
    */
   withSignInBound<T>(work: () => T): T;
+  /** PGlite only: its whole data directory as a gzipped tarball, for `backup` (db/embedded-backup.ts). */
+  dumpDataDir?(): Promise<Uint8Array>;
   /** Statements waiting: for a pooled connection on PostgreSQL, for the thread on PGlite. */
   waiting(): number;
   /**
@@ -233,6 +235,7 @@ export async function openDatabase(
         await client.query('SELECT 1');
       },
       withSignInBound: (work) => work(),
+      dumpDataDir: () => client.dumpDataDir(),
       waiting: () => client.waiting,
       serveControlCommands: (handler) => lock.serveCommands(handler),
       close: async () => {
