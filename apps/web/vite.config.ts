@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -16,18 +15,10 @@ const developmentAppConfig = {
   dashDomainMarkers: ['dash'],
 };
 
-/**
- * react-router publishes its development build under the plain `import` condition; the app ships
- * its production build (no dev warnings), which counts against the entry budget (DESIGN.md section 8).
- */
-const reactRouterProduction = fileURLToPath(
-  new URL('../../node_modules/react-router/dist/production/index.mjs', import.meta.url),
-);
-
 /** The chunk of zod (the API client's schemas), the largest part of every portal page. */
 const zodChunk = 'zod';
 
-export default defineConfig(({ command }) => ({
+export default defineConfig(() => ({
   plugins: [
     react(),
     reactRouterPureComponents(),
@@ -83,9 +74,6 @@ export default defineConfig(({ command }) => ({
     inlineEntryCss(),
     precompress(),
   ],
-  resolve: {
-    alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
-  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
