@@ -131,7 +131,7 @@ describe.skipIf(testDatabaseUrl === undefined)('while PostgreSQL is stopped or f
     expect(answer.status).toBe(503);
     expect(ms).toBeLessThan(5000);
     // The failure is checked on a connection of its own before the database counts as away.
-    await expect.poll(() => server.ctx.dependencies.databaseUnavailable()).toBeDefined();
+    await expect.poll(() => server.ctx.dependencies.databaseUnavailable(), { timeout: 5000 }).toBeDefined();
     await expectRefusedAtOnce();
 
     proxy.thaw();
@@ -155,6 +155,9 @@ describe.skipIf(testDatabaseUrl === undefined)('while PostgreSQL is frozen, with
       env: { DATABASE_URL: withPort(database.databaseUrl ?? '', proxy.port), LOG_LEVEL: 'info' },
       logLines,
     });
+  });
+  afterEach(() => {
+    proxy?.thaw();
   });
   afterAll(async () => {
     proxy?.thaw();
@@ -182,7 +185,7 @@ describe.skipIf(testDatabaseUrl === undefined)('while PostgreSQL is frozen, with
     expect(completed?.responseTime).toBeLessThan(5000);
     expect(ms).toBeLessThan(8000);
     // The timed-out statement marks the database away, once its own probe has failed too.
-    await expect.poll(() => server.ctx.dependencies.databaseUnavailable()).toBeDefined();
+    await expect.poll(() => server.ctx.dependencies.databaseUnavailable(), { timeout: 5000 }).toBeDefined();
     proxy.thaw();
     await expect.poll(() => readiness(server), { timeout: 15_000 }).toEqual({ status: 'ready' });
   });
