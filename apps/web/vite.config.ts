@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -16,28 +15,20 @@ const developmentAppConfig = {
   dashDomainMarkers: ['dash'],
 };
 
-/**
- * react-router publishes its development build under the plain `import` condition; the app ships
- * its production build (no dev warnings), which counts against the entry budget (DESIGN.md section 8).
- */
-const reactRouterProduction = fileURLToPath(
-  new URL('../../node_modules/react-router/dist/production/index.mjs', import.meta.url),
-);
-
 /** The chunk of zod (the API client's schemas), the largest part of every portal page. */
 const zodChunk = 'zod';
 
 /**
  * The modules the entry chunk shares with the pages' chunks. Left to the bundler, they split into
  * several small files by which lazy chunks use each, and every file is compressed on its own: one
- * chunk keeps the entry page within its budget (DESIGN.md section 8).
+ * chunk keeps the entry page within its budget (bench/RESULTS.md).
  */
 const entrySharedChunk = {
   name: 'entry-shared',
   test: /node_modules[\\/]react[\\/]|src[\\/](i18n[\\/]language|components[\\/]auth-layout[\\/]layout-texts|lib[\\/](organization|in-next-task)|config[\\/](paths|app-config-context))\.tsx?$|packages[\\/]domain[\\/]src[\\/](hosts|targets|constants|messages)\.ts$/,
 };
 
-export default defineConfig(({ command }) => ({
+export default defineConfig(() => ({
   plugins: [
     react(),
     reactRouterPureComponents(),
@@ -93,9 +84,6 @@ export default defineConfig(({ command }) => ({
     inlineEntryCss(),
     precompress(),
   ],
-  resolve: {
-    alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
-  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -31,6 +31,7 @@ import { startPruning } from './services/retention.ts';
 import { resolvePepper, resolveSecondFactorKey } from './services/secrets.ts';
 import { createSessionService } from './services/sessions.ts';
 import { subscriptionTokenKey } from './services/subscriptions-token.ts';
+import { startTracing } from './tracing.ts';
 import { fastifyTrustProxy } from './trusted-proxies.ts';
 import { registerWeb } from './web.ts';
 
@@ -106,6 +107,16 @@ function fieldWithNul(value: unknown, path: string): string | undefined {
   return undefined;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A lookup a person waits on, bounded like a sign-in (DATABASE_SIGN_IN_TIMEOUT_MS). */
+    signInBound?: boolean;
+  }
+}
+
+/** Paths of every sign-in step (`/sign-in`, `/sign-in/mfa/resend`...) and of the refreshes. */
+const signInSteps = /\/(sign-in(\/[\w-]+)*|refresh)$/;
+
 /**
  * Registers everything (plugins, error handling, API routes, the web app) and does not listen:
  * main.ts listens, tests listen on port 0.
@@ -151,6 +162,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
+  const tracing = await startTracing(config);
+  // Before every other hook, so the request's span holds them all.
+  if (tracing !== undefined) await app.register(tracing.fastifyPlugin);
   const { availability, reportBackgroundError } = installDatabaseOutageGuard(app, database);
 
   let sharedCounts: Awaited<ReturnType<typeof connectFailureCounts>> | undefined;
@@ -304,6 +318,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     });
     await app.register(fastifySwagger, openApiOptions(config));
 
+    // A person waits on every step of a sign-in, on a refresh and on a lookup: their statements get
+    // the tighter bound, so a frozen database is answered 503 within seconds.
+    app.addHook('onRoute', (route) => {
+      if (!(signInSteps.test(route.url) || route.config?.signInBound === true)) return;
+      const handler = route.handler;
+      route.handler = function signInBoundHandler(request, reply) {
+        return database.withSignInBound(() => handler.call(this, request, reply));
+      };
+    });
     for (const plugin of routePlugins) await app.register(plugin(ctx));
 
     app.get(`${apiDocsPath}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
@@ -332,10 +355,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       await stopPruning();
       sharedCounts?.close();
       if (ownsDatabase) await database.close();
+      await tracing?.shutdown();
     });
     return app;
   } catch (error) {
     sharedCounts?.close();
+    await tracing?.shutdown();
     if (ownsDatabase) await database.close();
     throw error;
   }

@@ -23,7 +23,11 @@ export interface Config {
   databaseWaitSeconds: number;
   /** PostgreSQL's bound on one statement; a request past it is answered 503. */
   databaseStatementTimeoutMs: number;
+  /** The tighter bound on each statement of a sign-in, refresh or lookup, so a frozen database is answered soon. */
+  databaseSignInTimeoutMs: number;
   redisUrl: string | undefined;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: where traces go (OTLP/HTTP); none are made while unset. */
+  otlpEndpoint: string | undefined;
   smtpUrl: string | undefined;
   /**
    * Where mail goes: `smtp` to SMTP_URL, `log` to standard output. Undefined when none was chosen
@@ -101,7 +105,11 @@ const markerList = z
   .refine((markers) => markers.length > 0, 'must name at least one marker');
 
 /** The database settings' defaults, for callers that open a database without a whole Config. */
-export const databaseDefaults = { waitSeconds: 30, statementTimeoutMs: 10_000 } as const;
+export const databaseDefaults = {
+  waitSeconds: 30,
+  statementTimeoutMs: 10_000,
+  signInTimeoutMs: 3000,
+} as const;
 
 const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
 
@@ -137,6 +145,17 @@ const environmentSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: z.preprocess(
     blankToUndefined,
     positiveInt.default(databaseDefaults.statementTimeoutMs),
+  ),
+  DATABASE_SIGN_IN_TIMEOUT_MS: z.preprocess(
+    blankToUndefined,
+    positiveInt.default(databaseDefaults.signInTimeoutMs),
+  ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^https?:\/\/[^/]/, 'must be an http:// or https:// URL')
+      .optional(),
   ),
   REDIS_URL: z.preprocess(
     blankToUndefined,
@@ -346,7 +365,9 @@ export function loadConfig(
     databaseUrl: e.DATABASE_URL,
     databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    databaseSignInTimeoutMs: e.DATABASE_SIGN_IN_TIMEOUT_MS,
     redisUrl: e.REDIS_URL,
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     smtpUrl: e.SMTP_URL,
     mailTransport: mailTransportOf(
       e.MAIL_TRANSPORT,

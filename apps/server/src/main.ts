@@ -1,6 +1,7 @@
 import './node-version.ts';
 import { readFileSync } from 'node:fs';
 import { assertBuildMatchesSources, runsFromBuild } from './build-check.ts';
+import { backupCommand, restoreCommand } from './cli/backup.ts';
 import { demoCommand } from './cli/demo.ts';
 import { startFailureMessage } from './cli/errors.ts';
 import { migrateCommand } from './cli/migrate.ts';
@@ -15,6 +16,8 @@ const commands: Record<string, Command> = {
   serve: (config) => serve(config),
   demo: demoCommand,
   migrate: (config) => migrateCommand(config),
+  backup: backupCommand,
+  restore: restoreCommand,
   ...Object.fromEntries(
     ['help', ...operatorFamilies].map((family): [string, Command] => [
       family,

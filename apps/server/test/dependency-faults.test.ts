@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseUnavailableError } from '../src/db/availability.ts';
+import { executeStatement, openDatabase, statement } from '../src/db/index.ts';
 import { maxWaitingCalls, PgliteThread } from '../src/db/pglite-thread.ts';
 import { DatabaseStartError, waitForPostgres } from '../src/db/postgres-wait.ts';
 import { FaultProxy } from './helpers/fault-proxy.ts';
@@ -130,11 +131,90 @@ describe.skipIf(testDatabaseUrl === undefined)('while PostgreSQL is stopped or f
     expect(answer.status).toBe(503);
     expect(ms).toBeLessThan(5000);
     // The failure is checked on a connection of its own before the database counts as away.
-    await expect.poll(() => server.ctx.dependencies.databaseUnavailable()).toBeDefined();
+    await expect.poll(() => server.ctx.dependencies.databaseUnavailable(), { timeout: 5000 }).toBeDefined();
     await expectRefusedAtOnce();
 
     proxy.thaw();
     await expectBack();
+  });
+});
+
+describe.skipIf(testDatabaseUrl === undefined)('while PostgreSQL is frozen, with the default bounds', () => {
+  let database: TestDatabase;
+  let proxy: FaultProxy;
+  let server: TestServer;
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const direct = new URL(database.databaseUrl ?? '');
+    proxy = new FaultProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    await proxy.start();
+    server = await startTestServer({
+      sharedDatabase: database,
+      env: { DATABASE_URL: withPort(database.databaseUrl ?? '', proxy.port), LOG_LEVEL: 'info' },
+      logLines,
+    });
+  });
+  afterEach(() => {
+    proxy?.thaw();
+  });
+  afterAll(async () => {
+    proxy?.thaw();
+    await server?.close();
+    await proxy?.stop();
+    await database?.drop();
+  });
+
+  it('answers a sign-in 503 within the sign-in bound, not the longer statement timeout', async () => {
+    expect(server.config.databaseStatementTimeoutMs).toBe(10_000);
+    expect(server.config.databaseSignInTimeoutMs).toBe(3000);
+    expect((await signIn(server, server.demo.admin.password)).status).toBe(200);
+    logLines.length = 0;
+    proxy.freeze();
+
+    const { answer, ms } = await timed(() => signIn(server, server.demo.admin.password));
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('5');
+    expect(answer.body).toMatchObject({ errorCode: 'ServiceUnavailable' });
+    // The server's own measure of the call: the statement was given up at the sign-in bound.
+    const completed = logLines
+      .map((line) => JSON.parse(line) as { msg: string; responseTime?: number; res?: { statusCode: number } })
+      .find((line) => line.msg === 'request completed' && line.res?.statusCode === 503);
+    expect(completed?.responseTime).toBeGreaterThanOrEqual(3000);
+    expect(completed?.responseTime).toBeLessThan(5000);
+    expect(ms).toBeLessThan(8000);
+    // The timed-out statement marks the database away, once its own probe has failed too.
+    await expect.poll(() => server.ctx.dependencies.databaseUnavailable(), { timeout: 5000 }).toBeDefined();
+    proxy.thaw();
+    await expect.poll(() => readiness(server), { timeout: 15_000 }).toEqual({ status: 'ready' });
+  });
+
+  it('keeps the longer statement timeout outside sign-ins (imports, exports, background work)', async () => {
+    const handle = await openDatabase({
+      databaseUrl: withPort(database.databaseUrl ?? '', proxy.port),
+      dataDir: database.dataDir,
+      databaseSignInTimeoutMs: 500,
+    });
+    try {
+      const select = statement('SELECT 1 AS one');
+      // Two pooled connections, one for each statement below.
+      await Promise.all([executeStatement(handle.db, select, []), executeStatement(handle.db, select, [])]);
+      proxy.freeze();
+      const unbounded = executeStatement(handle.db, select, []).then(
+        () => 'answered',
+        (error: unknown) => `failed: ${String(error)}`,
+      );
+      const bounded = handle.withSignInBound(() => executeStatement(handle.db, select, []));
+      await expect(bounded).rejects.toThrow('Query read timeout');
+      // Still waiting on the frozen database when the sign-in's statement has already given up.
+      expect(await Promise.race([unbounded, Promise.resolve('still waiting')])).toBe('still waiting');
+      proxy.thaw();
+      expect(await unbounded).toBe('answered');
+    } finally {
+      proxy.thaw();
+      await handle.close();
+    }
   });
 });
 

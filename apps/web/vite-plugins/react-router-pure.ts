@@ -1,11 +1,11 @@
 import type { Plugin } from 'vite';
 
-const reactRouterChunk = /[\\/]react-router[\\/]dist[\\/]production[\\/]chunk-[\w-]+\.mjs$/;
-const topLevelComponent = /^(var [\w$]+ = )(React\d*\.(?:forwardRef|memo)\()/gm;
+const reactRouterModule = /[\\/]react-router[\\/]dist[\\/]production[\\/][\w/-]+\.js$/;
+const topLevelComponent = /^((?:var|const) [\w$]+ = )(React[\w$]*\.(?:forwardRef|memo)\()/gm;
 const topLevelDisplayName = /^[\w$]+\.displayName = "[\w$.]+";$/gm;
 
 /**
- * react-router's components (`var NavLink = React.forwardRef(...)` and a `displayName`) are not
+ * react-router's components (`const NavLink = React.forwardRef(...)` and a `displayName`) are not
  * marked pure, so the entry chunk kept those the app never uses (DESIGN.md section 8). This marks
  * them pure and drops the names, which only development tools read.
  */
@@ -14,7 +14,7 @@ export function reactRouterPureComponents(): Plugin {
     name: 'entry-react-router-pure-components',
     apply: 'build',
     transform: {
-      filter: { id: reactRouterChunk },
+      filter: { id: reactRouterModule },
       handler(code) {
         let components = 0;
         const annotated = code

@@ -79,6 +79,8 @@ export function usage(): string {
     `${invocation} serve            start the server (also: npm start)`,
     `${invocation} demo [--json]    create and print the demo data`,
     `${invocation} migrate          apply the pending database migrations, then exit`,
+    `${invocation} backup --out <file>    back up the embedded database, also while the server runs`,
+    `${invocation} restore --from <file>  restore it into a DATA_DIR no process holds`,
     `${invocation} --version        print the version`,
     'From a build, with no TypeScript loader: node apps/server/dist/main.js <command> (docs/operations.md, "Deploy").',
     '',

@@ -7,6 +7,7 @@ import { type DatabaseHandle, openDatabase, schemaOnOpen } from '../db/index.ts'
 import { demoLinks } from '../demo/links.ts';
 import { DemoSecretsMissingError, ensureDemoData } from '../demo/seed.ts';
 import { resolvePepper } from '../services/secrets.ts';
+import { backupFrom } from './backup.ts';
 import { runCli } from './operator.ts';
 
 /**
@@ -101,13 +102,15 @@ export async function serve(configured: Config): Promise<number> {
     app = await buildApp(config, { database, logStream: logOutput.stream });
     // Operator commands reach this server while it holds the embedded database.
     database.serveControlCommands?.((command, output) =>
-      runCli(command.argv, {
-        config,
-        stdout: textSink(output.stdout),
-        stderr: textSink(output.stderr),
-        database: async () => database,
-        actor: command.actor,
-      }),
+      command.argv[0] === 'backup'
+        ? backupFrom(database, command.argv.slice(1), output)
+        : runCli(command.argv, {
+            config,
+            stdout: textSink(output.stdout),
+            stderr: textSink(output.stderr),
+            database: async () => database,
+            actor: command.actor,
+          }),
     );
     if (welcome.created) app.log.info('demo data created');
     app.log.info(`running on Node ${process.versions.node}`);

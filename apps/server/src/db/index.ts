@@ -11,6 +11,7 @@ import { startEmbeddedVacuum } from './embedded-vacuum.ts';
 import type { PgliteThread } from './pglite-thread.ts';
 import { askPostgres, waitForPostgres } from './postgres-wait.ts';
 import * as schema from './schema.ts';
+import { CallerContextPool, StatementBoundClient, withStatementBound } from './statement-bounds.ts';
 
 export type Schema = typeof schema;
 /** The one database type the services use, whichever driver is underneath. */
@@ -43,6 +44,13 @@ export interface DatabaseHandle {
   onBackgroundError(listener: BackgroundErrorListener): void;
   /** Asks the database something trivial; rejects while it cannot answer. */
   ping(): Promise<void>;
+  /**
+   * Runs `work` (a sign-in, refresh or lookup) with each PostgreSQL statement it sends bounded by
+   * DATABASE_SIGN_IN_TIMEOUT_MS instead of the longer statement timeout; PGlite has no such bound.
+   */
+  withSignInBound<T>(work: () => T): T;
+  /** PGlite only: its whole data directory as a gzipped tarball, for `backup` (db/embedded-backup.ts). */
+  dumpDataDir?(): Promise<Uint8Array>;
   /** Statements waiting: for a pooled connection on PostgreSQL, for the thread on PGlite. */
   waiting(): number;
   /**
@@ -195,7 +203,7 @@ async function migratePglite(client: PgliteThread): Promise<string[]> {
  * Bounded waits on PostgreSQL, so a frozen or unreachable database fails requests instead of
  * holding them: a pooled connection must be had within this, and a statement answered within
  * DATABASE_STATEMENT_TIMEOUT_MS (the server's own bound) plus the grace (the client's, for a
- * server too frozen to cancel anything).
+ * server too frozen to cancel anything), or within DATABASE_SIGN_IN_TIMEOUT_MS on a sign-in.
  */
 export const postgresTimeouts = { acquireMs: 3000, answerGraceMs: 2000, probeMs: 1000 } as const;
 
@@ -267,7 +275,7 @@ const reportToStderr: BackgroundErrorListener = (error, what) => {
 };
 
 type DatabaseConfig = Pick<Config, 'databaseUrl' | 'dataDir'> &
-  Partial<Pick<Config, 'databaseWaitSeconds' | 'databaseStatementTimeoutMs'>>;
+  Partial<Pick<Config, 'databaseWaitSeconds' | 'databaseStatementTimeoutMs' | 'databaseSignInTimeoutMs'>>;
 
 /**
  * What opening does to PostgreSQL's schema: `apply` the pending migrations, or `verify` that it is
@@ -310,12 +318,17 @@ async function openAndMigrate(
   const connectionString = config.databaseUrl;
   if (connectionString !== undefined) {
     const statementTimeoutMs = config.databaseStatementTimeoutMs ?? databaseDefaults.statementTimeoutMs;
+    const signInTimeoutMs = Math.min(
+      config.databaseSignInTimeoutMs ?? databaseDefaults.signInTimeoutMs,
+      statementTimeoutMs,
+    );
     await waitForPostgres(connectionString, config.databaseWaitSeconds ?? databaseDefaults.waitSeconds);
     let applied: string[] = [];
     if (schemaOnOpen === 'apply') applied = await migratePostgres(connectionString);
     else await verifyPostgresSchema(connectionString);
-    const pool = new pg.Pool({
+    const pool = new CallerContextPool({
       connectionString,
+      Client: StatementBoundClient,
       max: 10,
       connectionTimeoutMillis: postgresTimeouts.acquireMs,
       statement_timeout: statementTimeoutMs,
@@ -341,6 +354,7 @@ async function openAndMigrate(
       },
       // On a connection of its own: a pooled one may be a dropped connection not yet reported.
       ping: () => askPostgres(connectionString, postgresTimeouts.probeMs),
+      withSignInBound: (work) => withStatementBound(signInTimeoutMs, work),
       waiting: () => pool.waitingCount,
       close: () => pool.end(),
     };
@@ -382,6 +396,8 @@ async function openAndMigrate(
       ping: async () => {
         await client.query('SELECT 1');
       },
+      withSignInBound: (work) => work(),
+      dumpDataDir: () => client.dumpDataDir(),
       waiting: () => client.waiting,
       serveControlCommands: (handler) => lock.serveCommands(handler),
       close: async () => {

@@ -22,4 +22,5 @@ export type PgliteRequest =
   | { id: number; op: 'exec'; text: string; transaction: number | undefined }
   | { id: number; op: 'begin' }
   | { id: number; op: 'end'; transaction: number; commit: boolean }
+  | { id: number; op: 'dump' }
   | { id: number; op: 'close' };

@@ -146,6 +146,11 @@ export class PgliteThread implements PgliteQueries {
     return result;
   }
 
+  /** The whole data directory as a gzipped tarball, taken between two statements. */
+  async dumpDataDir(): Promise<Uint8Array> {
+    return (await this.#call({ op: 'dump' })) as Uint8Array;
+  }
+
   async close(): Promise<void> {
     this.#closing = true;
     await this.#call({ op: 'close' });

@@ -37,6 +37,7 @@ export function accessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/auth/v1/access/:subdomain',
       {
         ...hotReadOptions,
+        config: { signInBound: true },
         schema: {
           summary: "A tenant's sign-in target and contact details, by subdomain",
           tags: ['access'],
@@ -79,6 +80,7 @@ export function accessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/auth/v1/access/customer/:customerId',
       {
         ...hotReadOptions,
+        config: { signInBound: true },
         schema: {
           summary: "A tenant's sign-in target and contact details, by customer id",
           tags: ['access'],

@@ -65,7 +65,7 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/auth/v1/consumers/token/:token',
       {
-        config: { failureLimited: 'read' },
+        config: { failureLimited: 'read', signInBound: true },
         ...hotReadOptions,
         schema: {
           summary: 'Read a letter link (identity token)',
@@ -107,7 +107,7 @@ export function identityTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/auth/v1/consumers/token/:token/verify',
       {
-        config: { failureLimited: 'read' },
+        config: { failureLimited: 'read', signInBound: true },
         ...hotReadOptions,
         schema: {
           summary: 'Read a letter link that must not have expired',

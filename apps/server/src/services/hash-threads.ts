@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ClientGoneError } from '../client-gone.ts';
 import { ThreadCalls } from '../thread-calls.ts';
+import { traced } from '../tracing.ts';
 
 /** argon2 parameters as `@node-rs/argon2` takes them. */
 export interface Argon2Options {
@@ -88,7 +89,9 @@ export class HashThreads {
 
   /** The PHC string of `password` hashed with `options`. */
   async hash(password: string, options: Argon2Options): Promise<string> {
-    return String(await this.#run({ kind: 'hash', password, options }, undefined));
+    return String(
+      await traced('argon2 hash', {}, () => this.#run({ kind: 'hash', password, options }, undefined)),
+    );
   }
 
   /**
@@ -96,7 +99,10 @@ export class HashThreads {
    * with a `ClientGoneError` when `callerGone` answers true as a thread gets room for the job.
    */
   async verify(storedHash: string, password: string, callerGone?: () => boolean): Promise<boolean> {
-    return (await this.#run({ kind: 'verify', storedHash, password }, callerGone)) === true;
+    const verified = await traced('argon2 verify', {}, () =>
+      this.#run({ kind: 'verify', storedHash, password }, callerGone),
+    );
+    return verified === true;
   }
 
   #run(job: HashJob, callerGone: (() => boolean) | undefined): Promise<unknown> {

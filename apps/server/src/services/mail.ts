@@ -16,6 +16,7 @@ import {
   outboxMailInsert,
   unsentMailBacklog,
 } from '../stores/mail-outbox.ts';
+import { startSpan } from '../tracing.ts';
 import type { AuditLog } from './audit.ts';
 import { escapeHtml } from './html.ts';
 import { keyedHash } from './keyed-hash.ts';
@@ -63,9 +64,11 @@ export function createSmtpMailer(smtpUrl: string, smtpTimeoutMs: number): Mailer
     return transport;
   };
   const limitMs = sendLimitMs(smtpTimeoutMs);
+  const smtpHost = new URL(smtpUrl).hostname;
   return {
     async send(mail) {
       const deadline = AbortSignal.timeout(limitMs);
+      const span = startSpan('smtp send', { 'server.address': smtpHost });
       try {
         const info: { messageId?: unknown } = await (await transportOnce()).sendMail({
           from: mail.from,
@@ -76,8 +79,10 @@ export function createSmtpMailer(smtpUrl: string, smtpTimeoutMs: number): Mailer
           headers: mail.headers,
           signal: deadline,
         });
+        span?.end();
         return { messageId: typeof info.messageId === 'string' ? info.messageId : null };
       } catch (error) {
+        span?.end(error);
         if (deadline.aborted)
           throw new Error(`The SMTP server did not take the mail within ${limitMs / 1000} s`);
         throw error;

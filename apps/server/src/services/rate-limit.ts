@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import { clientClosedRequest } from '../client-gone.ts';
 import type { Clock } from '../config.ts';
 import { type ApiError, refuse } from '../refusals.ts';
+import { traced } from '../tracing.ts';
 import { budgetKeyOfAddress } from './client-addresses.ts';
 
 /**
@@ -136,6 +137,8 @@ export class MemoryFailureCountStore implements FailureCountStore {
   }
 }
 
+const redisSpan = (operation: string) => ({ 'db.system.name': 'redis', 'db.operation.name': operation });
+
 /** Shared by every instance that uses the same Redis and prefix. */
 export class RedisFailureCountStore implements FailureCountStore {
   constructor(
@@ -150,12 +153,14 @@ export class RedisFailureCountStore implements FailureCountStore {
   async take(key: string, now: Date): Promise<Taken> {
     const window = windowIndex(now);
     const slot = this.#slot(key, window);
-    const results = await this.redis
-      .multi()
-      .incr(slot)
-      .pexpire(slot, failureWindowMs * 2)
-      .get(this.#slot(key, window - 1))
-      .exec();
+    const results = await traced('redis MULTI', redisSpan('MULTI'), () =>
+      this.redis
+        .multi()
+        .incr(slot)
+        .pexpire(slot, failureWindowMs * 2)
+        .get(this.#slot(key, window - 1))
+        .exec(),
+    );
     const [current, , previous] = (results ?? []).map(([error, value]) => {
       if (error) throw error;
       return value;
@@ -164,7 +169,7 @@ export class RedisFailureCountStore implements FailureCountStore {
   }
 
   async giveBack(key: string, window: number): Promise<void> {
-    await this.redis.decr(this.#slot(key, window));
+    await traced('redis DECR', redisSpan('DECR'), () => this.redis.decr(this.#slot(key, window)));
   }
 
   /** Adds units kept elsewhere (an instance's own memory while Redis was away), in one round trip. */
@@ -175,13 +180,15 @@ export class RedisFailureCountStore implements FailureCountStore {
       const slot = this.#slot(key, window);
       pipeline.incrby(slot, units).pexpire(slot, failureWindowMs * 2);
     }
-    const results = await pipeline.exec();
+    const results = await traced('redis MULTI', redisSpan('MULTI'), () => pipeline.exec());
     for (const [error] of results ?? []) if (error) throw error;
   }
 
   async count(key: string, now: Date): Promise<number> {
     const window = windowIndex(now);
-    const [current, previous] = await this.redis.mget(this.#slot(key, window), this.#slot(key, window - 1));
+    const [current, previous] = await traced('redis MGET', redisSpan('MGET'), () =>
+      this.redis.mget(this.#slot(key, window), this.#slot(key, window - 1)),
+    );
     return slidingCount(Number(current ?? 0), Number(previous ?? 0), now);
   }
 }
