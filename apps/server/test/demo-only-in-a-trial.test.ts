@@ -33,7 +33,9 @@ function envOf(database: TestDatabase): Record<string, string> {
 }
 
 /** What makes `serve` a deployment on this run's database: PostgreSQL itself, or https on PGlite. */
-const deployment: Record<string, string> = testDatabaseUrl === undefined ? { PUBLIC_SCHEME: 'https' } : {};
+// A deployment on PostgreSQL that applies its migrations as it starts, as `MIGRATE=1` asks.
+const deployment: Record<string, string> =
+  testDatabaseUrl === undefined ? { PUBLIC_SCHEME: 'https' } : { MIGRATE: '1' };
 
 /**
  * `main.ts serve` in a process of its own until it answers, then stopped: all it wrote, and its
