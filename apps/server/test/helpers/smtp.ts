@@ -18,7 +18,18 @@ function decodeQuotedPrintable(body: string): string {
   return bytes.toString('utf8');
 }
 
-/** Enough MIME for the product's single-part text mails (7bit or quoted-printable). */
+/** A header's RFC 2047 encoded words (`=?UTF-8?Q?...?=`, `=?UTF-8?B?...?=`), as a Spanish subject comes. */
+function decodeEncodedWords(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_, _charset: string, encoding: string, text: string) =>
+      encoding.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : decodeQuotedPrintable(text.replace(/_/g, ' ')),
+    );
+}
+
+/** Enough MIME for the product's single-part text mails (7bit, quoted-printable or base64). */
 export function parseMail(raw: string, to: string[]): ReceivedMail {
   const split = raw.search(/\r?\n\r?\n/);
   const headerBlock = raw.slice(0, split).replace(/\r?\n[ \t]+/g, ' ');
@@ -29,8 +40,11 @@ export function parseMail(raw: string, to: string[]): ReceivedMail {
     if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
   const encoding = headers.get('content-transfer-encoding')?.toLowerCase();
-  const text = encoding === 'quoted-printable' ? decodeQuotedPrintable(body) : body;
-  return { to, headers, subject: headers.get('subject') ?? '', text: text.replace(/\r\n/g, '\n') };
+  let text = body;
+  if (encoding === 'quoted-printable') text = decodeQuotedPrintable(body);
+  else if (encoding === 'base64') text = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  const subject = decodeEncodedWords(headers.get('subject') ?? '');
+  return { to, headers, subject, text: text.replace(/\r\n/g, '\n') };
 }
 
 /** How the test's SMTP server treats what comes in; by default it greets everyone and takes every mail. */
