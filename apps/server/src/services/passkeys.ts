@@ -23,7 +23,7 @@ import {
   completeSecondFactor,
   fullAccessType,
   issueRecoveryCodes,
-  mailFactorChange,
+  recordFactorAddedOrRemoved,
   staffUserOf,
 } from './second-factors.ts';
 import type { NewSession, SessionPrincipal } from './sessions.ts';
@@ -110,12 +110,10 @@ export async function registerPasskey(
   });
   if (!added) throw refuse('passkeyAlreadyRegistered');
   const recoveryCodes = hasFactor ? null : await issueRecoveryCodes(ctx, user);
-  await auditFactorChange(ctx, user, 'add', ip, {
-    method: 'passkey',
+  await recordFactorAddedOrRemoved(ctx, user, 'add', { method: 'passkey', name: request.name }, ip, {
     passkeyId: created.credentialId,
     sessionId: principal.sessionId,
   });
-  await mailFactorChange(ctx, user, { kind: 'factor-added', method: 'passkey', name: request.name }, ip);
   const auth = await completeSecondFactor(ctx, principal, user, { method: 'passkey', ip });
   return { auth, recoveryCodes };
 }
@@ -289,6 +287,5 @@ export async function removeUserPasskey(
   );
   if (removal === 'not-found') throw refuse('passkeyNotFound');
   if (removal === 'last-factor') throw refuse('lastSecondFactor');
-  await auditFactorChange(ctx, user, 'remove', ip, { method: 'passkey', passkeyId });
-  await mailFactorChange(ctx, user, { kind: 'factor-removed', method: 'passkey' }, ip);
+  await recordFactorAddedOrRemoved(ctx, user, 'remove', { method: 'passkey' }, ip, { passkeyId });
 }

@@ -64,7 +64,8 @@ function policyUnder(user: StaffOf, tenant: TenantRow | undefined): StaffSecondF
   return tenant?.settings.staffSecondFactor ?? 'optional';
 }
 
-const tenantOf = (ctx: Pick<AppContext, 'db'>, user: StaffOf) =>
+/** The user's organization as stored; an admin has none. */
+export const tenantOf = (ctx: Pick<AppContext, 'db'>, user: StaffOf) =>
   user.tenantId === null ? Promise.resolve(undefined) : findTenantById(ctx.db, user.tenantId);
 
 export async function secondFactorPolicyOf(
@@ -100,8 +101,14 @@ export async function accessAfterPassword(
   if (policy === 'required') {
     return { accessType: 'SecondFactorEnrolment', hasRestrictedAccess: true, roleId: null };
   }
-  return { accessType: fullAccessType(user), hasRestrictedAccess: false, roleId: user.roleId };
+  return fullAccessOf(user);
 }
+
+const fullAccessOf = (user: StaffOf & Pick<StaffUser, 'roleId'>): PasswordAccess => ({
+  accessType: fullAccessType(user),
+  hasRestrictedAccess: false,
+  roleId: user.roleId,
+});
 
 /** The staff user a session belongs to; a launched session has none and may not touch factors. */
 export async function staffUserOf(ctx: AppContext, principal: SessionPrincipal): Promise<StaffUser> {
@@ -128,7 +135,7 @@ export async function completeSecondFactor(
     isPasswordExpired(user, await tenantOf(ctx, user), ctx.clock.now());
   const access = passwordExpired
     ? { accessType: 'PasswordExpired' as const, hasRestrictedAccess: true, roleId: null }
-    : { accessType: fullAccessType(user), hasRestrictedAccess: false, roleId: user.roleId };
+    : fullAccessOf(user);
   const pair = await ctx.sessions.upgradeSession(principal.sessionId, {
     ...access,
     secondFactorAt: ctx.clock.now(),
@@ -230,14 +237,18 @@ export function auditFactorChange(
   });
 }
 
-/** Tells the user that a factor was added to or removed from their account. */
-export function mailFactorChange(
+/** A factor added or removed: audited, and mailed to the user, who must hear of it if it was not them. */
+export async function recordFactorAddedOrRemoved(
   ctx: AppContext,
   user: StaffUser,
-  change: { kind: 'factor-added' | 'factor-removed'; method: SecondFactorMethod; name?: string },
+  change: 'add' | 'remove',
+  factor: { method: SecondFactorMethod; name?: string },
   ip: string,
+  detail: Record<string, unknown> = {},
 ): Promise<void> {
-  return mailSecurityNotice(ctx, user, change, { at: ctx.clock.now(), ip });
+  await auditFactorChange(ctx, user, change, ip, { method: factor.method, ...detail });
+  const kind = change === 'add' ? 'factor-added' : 'factor-removed';
+  await mailSecurityNotice(ctx, user, { kind, ...factor }, { at: ctx.clock.now(), ip });
 }
 
 /** Starts an authenticator app: its secret, sealed until confirmed by a first code. */
@@ -279,8 +290,9 @@ export async function confirmTotpEnrolment(
   if (step === undefined) throw refuse('wrongTotpConfirmCode');
   if (!(await claimTotpStep(ctx.db, totp, step, { at: now }))) throw refuse('totpNotStarted');
   const recoveryCodes = hasFactor ? null : await issueRecoveryCodes(ctx, user);
-  await auditFactorChange(ctx, user, 'add', ip, { method: 'totp', sessionId: principal.sessionId });
-  await mailFactorChange(ctx, user, { kind: 'factor-added', method: 'totp' }, ip);
+  await recordFactorAddedOrRemoved(ctx, user, 'add', { method: 'totp' }, ip, {
+    sessionId: principal.sessionId,
+  });
   const auth = await completeSecondFactor(ctx, principal, user, { method: 'totp', ip });
   return { auth, recoveryCodes };
 }
@@ -291,8 +303,7 @@ export async function removeTotp(ctx: AppContext, principal: SessionPrincipal, i
   const removal = await removeFactor(ctx.db, user.id, { method: 'totp' }, mustKeepAFactor);
   if (removal === 'not-found') throw refuse('totpNotEnrolled');
   if (removal === 'last-factor') throw refuse('lastSecondFactor');
-  await auditFactorChange(ctx, user, 'remove', ip, { method: 'totp' });
-  await mailFactorChange(ctx, user, { kind: 'factor-removed', method: 'totp' }, ip);
+  await recordFactorAddedOrRemoved(ctx, user, 'remove', { method: 'totp' }, ip);
 }
 
 /** New recovery codes for a user who has a factor; the earlier ones stop working. */

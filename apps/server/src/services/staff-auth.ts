@@ -4,7 +4,6 @@ import type { AppContext } from '../context.ts';
 import type { StaffKind } from '../db/schema.ts';
 import { ApiError, refuse } from '../refusals.ts';
 import { takeResetMail } from '../stores/reset-mail-budget.ts';
-import { hasSecondFactor } from '../stores/second-factors.ts';
 import {
   claimResetToken,
   findResetToken,
@@ -18,7 +17,6 @@ import {
   type StaffUser,
   setPassword as storePassword,
 } from '../stores/staff-users.ts';
-import { findTenantById } from '../stores/tenants.ts';
 import type { AuditEntry } from './audit.ts';
 import { isPasswordExpired } from './password-age.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords.ts';
@@ -26,7 +24,7 @@ import {
   accessAfterPassword,
   isRecentSecondFactor,
   type PasswordAccess,
-  secondFactorPolicyOf,
+  tenantOf,
 } from './second-factors.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
 import type { NewSession } from './sessions.ts';
@@ -58,7 +56,7 @@ interface RightPasswordTerms {
 }
 
 async function rightPasswordTerms(ctx: AppContext, user: StaffUser): Promise<RightPasswordTerms> {
-  const tenant = user.tenantId === null ? undefined : await findTenantById(ctx.db, user.tenantId);
+  const tenant = await tenantOf(ctx, user);
   const passwordExpired = isPasswordExpired(user, tenant, ctx.clock.now());
   return { passwordExpired, access: await accessAfterPassword(ctx, user, tenant) };
 }
@@ -268,11 +266,8 @@ async function passwordAloneMayChange(
   session: RequestSession | undefined,
 ): Promise<boolean> {
   if (session?.staffUserId === user.id && isRecentSecondFactor(ctx, session.secondFactorAt)) return true;
-  const [policy, hasFactor] = await Promise.all([
-    secondFactorPolicyOf(ctx, user),
-    hasSecondFactor(ctx.db, user.id),
-  ]);
-  return policy === 'off' || !hasFactor;
+  const access = await accessAfterPassword(ctx, user, await tenantOf(ctx, user));
+  return access.accessType !== 'SecondFactorPending';
 }
 
 /**

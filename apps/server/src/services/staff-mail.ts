@@ -13,14 +13,14 @@ export const resetTokenLifetimeMs = 30 * 60_000;
 /** The portal of each staff kind on the apps host. */
 const portalPrefix: Record<StaffKind, string> = { admin: '/a', customer: '/d' };
 
-/** The reset-password page with a one-use reset token: the link a reset mails and a new account gets. */
-export function resetPasswordUrl(config: AppContext['config'], kind: StaffKind, token: string): string {
-  return `${appsOrigin(config)}${portalPrefix[kind]}/reset-password?token=${encodeURIComponent(token)}`;
-}
-
-/** Where a user who did not make a change asks for a new password. */
+/** The reset-password page: where a user who did not make a change asks for a new password. */
 const resetRequestUrl = (config: AppContext['config'], kind: StaffKind) =>
   `${appsOrigin(config)}${portalPrefix[kind]}/reset-password`;
+
+/** The reset-password page with a one-use reset token: the link a reset mails and a new account gets. */
+export function resetPasswordUrl(config: AppContext['config'], kind: StaffKind, token: string): string {
+  return `${resetRequestUrl(config, kind)}?token=${encodeURIComponent(token)}`;
+}
 
 export const staffMailTexts = {
   resetSubject: 'Reset your password',

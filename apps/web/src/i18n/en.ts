@@ -11,7 +11,7 @@ import { refusalMessages } from '../lib/session/sign-in-errors.ts';
 
 /**
  * The English catalogue: the sections each page loads with its own chunk, gathered. Pages import
- * their section, never this, so a page loads only its own texts (DESIGN.md section 8).
+ * their section, never this, so a page loads only its own texts (the entry budget, bench/RESULTS.md).
  */
 export const english = {
   layout: layoutTexts,

@@ -63,7 +63,7 @@ export type PageHelpTopic = keyof typeof helpTexts | 'staff';
 
 /**
  * The help of every page but the domain picker's, in a chunk of its own: the entry page carries
- * only its own help (DESIGN.md section 8).
+ * only its own help (the entry budget, bench/RESULTS.md).
  */
 export function PageHelp({ topic }: { topic: PageHelpTopic }) {
   const texts = useTexts('help', helpTexts);
