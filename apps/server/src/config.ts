@@ -229,7 +229,7 @@ const environmentSchema = z.object({
 });
 
 /** The secrets that may also come from a file named by `<NAME>_FILE` (a mounted secret). */
-export const secretsFromFiles = [
+const secretsFromFiles = [
   'AUTH_SIGNING_KEY',
   'KBA_PEPPER',
   'SECOND_FACTOR_KEY',

@@ -95,7 +95,10 @@ export async function backupCommand(config: Config, args: string[]): Promise<num
     return 1;
   }
   const file = fileOption(args, 'out');
-  if (file === undefined) return backupFrom({}, args, processOutput);
+  if (file === undefined) {
+    process.stderr.write(`--out <file> is required.\n${usages.backup}\n`);
+    return 2;
+  }
   const sent = await sendControlCommand(
     config.dataDir,
     { argv: ['backup', '--out', file], actor: userInfo().username },

@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { type Config, databaseDefaults } from '../config.ts';
 import { type ControlCommandHandler, lockDataDir } from './data-dir-lock.ts';
+import { embeddedDatabaseDir } from './embedded-backup.ts';
 import { startEmbeddedVacuum } from './embedded-vacuum.ts';
 import type { PgliteThread } from './pglite-thread.ts';
 import { askPostgres, waitForPostgres } from './postgres-wait.ts';
@@ -368,7 +369,7 @@ async function openAndMigrate(
       import('drizzle-orm/pglite'),
     ]);
     const client = await PgliteThread.open({
-      path: path.join(config.dataDir, 'pglite'),
+      path: embeddedDatabaseDir(config.dataDir),
       postgresqlconf: [`shared_buffers=${pgliteSharedBuffers}`],
     });
     let applied: string[];

@@ -26,7 +26,7 @@ import {
   verifyWithoutToken,
   verifyWithToken,
 } from './kba.ts';
-import type { EnqueueMailInput } from './mail.ts';
+import { type EnqueueMailInput, oneTimeCodeMailKind } from './mail.ts';
 import { mailTexts } from './mail-texts.ts';
 import { consumeMfaCode, firstMfaCode, generateMfaCode, mfaCodeLifetimeMs, resendMfaCode } from './mfa.ts';
 import type { NewSession, ReservedSession, SessionPrincipal, WritesWithSession } from './sessions.ts';
@@ -56,7 +56,7 @@ const codeMailLimitCause = 'code mails per hour used up';
  * The language of a consumer's code mail: the page's, where the person chose it there, else the
  * consumer's saved one, else the organization's default.
  */
-export function mailLanguageOf(
+function mailLanguageOf(
   pageLanguage: Language | undefined,
   consumer: { language: Language | null },
   tenant: { defaultLanguage: Language | null },
@@ -223,7 +223,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
   ): EnqueueMailInput {
     const texts = mailTexts[language];
     return {
-      kind: 'consumer-code',
+      kind: oneTimeCodeMailKind,
       language,
       debtCollector: tenant.debtCollector,
       tenantId: tenant.id,
@@ -236,7 +236,6 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
         language,
       ),
       expiresAt: new Date(issuedAt.getTime() + mfaCodeLifetimeMs),
-      oneTimeCode: true,
     };
   }
 

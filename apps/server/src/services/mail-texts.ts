@@ -6,7 +6,7 @@ import type { Language } from '@entry/domain';
  * mails what a person asked for (codes, reset links), which unsubscribing does not stop; the
  * opt-out stops the organization's other mail.
  */
-export interface MailTexts {
+interface MailTexts {
   /** The line before the visible opt-out link in the text part. */
   optOutText: string;
   /** The opt-out link's text in the HTML part. */

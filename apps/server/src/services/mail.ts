@@ -16,7 +16,7 @@ import {
   outboxMailInsert,
   unsentMailBacklog,
 } from '../stores/mail-outbox.ts';
-import { startSpan } from '../tracing.ts';
+import { traced } from '../tracing.ts';
 import type { AuditLog } from './audit.ts';
 import { escapeHtml } from './html.ts';
 import { keyedHash } from './keyed-hash.ts';
@@ -68,21 +68,23 @@ export function createSmtpMailer(smtpUrl: string, smtpTimeoutMs: number): Mailer
   return {
     async send(mail) {
       const deadline = AbortSignal.timeout(limitMs);
-      const span = startSpan('smtp send', { 'server.address': smtpHost });
       try {
-        const info: { messageId?: unknown } = await (await transportOnce()).sendMail({
-          from: mail.from,
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          ...(mail.html === null ? {} : { html: mail.html }),
-          headers: mail.headers,
-          signal: deadline,
-        });
-        span?.end();
+        const info: { messageId?: unknown } = await traced(
+          'smtp send',
+          { 'server.address': smtpHost },
+          async () =>
+            (await transportOnce()).sendMail({
+              from: mail.from,
+              to: mail.to,
+              subject: mail.subject,
+              text: mail.text,
+              ...(mail.html === null ? {} : { html: mail.html }),
+              headers: mail.headers,
+              signal: deadline,
+            }),
+        );
         return { messageId: typeof info.messageId === 'string' ? info.messageId : null };
       } catch (error) {
-        span?.end(error);
         if (deadline.aborted)
           throw new Error(`The SMTP server did not take the mail within ${limitMs / 1000} s`);
         throw error;
@@ -132,9 +134,10 @@ export interface EnqueueMailInput {
   unsubscribe: UnsubscribeLinks | null;
   /** When what the mail carries stops working (a one-time code, a reset link): from then on it is dropped unsent. */
   expiresAt?: Date;
-  /** A consumer's one-time code: it leaves the outbox ahead of every other mail, retries included. */
-  oneTimeCode?: boolean;
 }
+
+/** A consumer's one-time code: the one kind that leaves the outbox ahead of every other mail, retries included. */
+export const oneTimeCodeMailKind = 'consumer-code';
 
 export interface MailService {
   /** Stores the mail in the outbox (so it is never lost) and starts its delivery. Returns its id. */
@@ -204,7 +207,7 @@ function outboxRowOf(input: EnqueueMailInput, now: Date): NewOutboxMail {
     nextAttemptAt: now,
     expiresAt: input.expiresAt ?? null,
     evidence: { kind: input.kind, language, optOutLink: links !== null, disclosure: disclosure !== null },
-    priority: input.oneTimeCode === true ? mailPriority.oneTimeCode : mailPriority.usual,
+    priority: input.kind === oneTimeCodeMailKind ? mailPriority.oneTimeCode : mailPriority.usual,
   };
 }
 

@@ -24,7 +24,7 @@ import { createAccessTokens, subjectOf } from './access-tokens.ts';
 import type { AuditLog } from './audit.ts';
 import type { SigningKeys } from './keys.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
-import { endingInstants, lastUseStepMs, recordEndings } from './session-endings.ts';
+import { endingDepsOf, endingInstants, lastUseStepMs, recordEndings } from './session-endings.ts';
 
 /** A rotated refresh token presented again this soon gets a sibling pair (tabs refreshing together). */
 export const refreshGraceMs = 10_000;
@@ -151,8 +151,18 @@ export function createSessionService(deps: {
   const { db, config, audit } = deps;
   const clock = config.clock;
   const tokens = createAccessTokens(config, deps.keys);
-  const limits = { sessionMaxMinutes: config.sessionMaxMinutes, staffIdleMinutes: config.staffIdleMinutes };
-  const endingDeps = { db, clock, audit, limits };
+  const endingDeps = endingDepsOf({ db, clock, audit, config });
+  const { limits } = endingDeps;
+  /** The session while it is live, its use recorded (decision record 032). */
+  const liveSession = (sessionId: string) => {
+    const now = clock.now();
+    return useLiveSession(
+      db,
+      sessionId,
+      endingInstants(now, limits),
+      new Date(now.getTime() - lastUseStepMs),
+    );
+  };
 
   const newRefreshToken = (now: Date) => {
     const token = randomToken();
@@ -247,14 +257,7 @@ export function createSessionService(deps: {
 
     async identifyLive(credentials, scope) {
       const sessionId = await service.identify(credentials, scope);
-      if (sessionId === undefined) return undefined;
-      const now = clock.now();
-      return useLiveSession(
-        db,
-        sessionId,
-        endingInstants(now, limits),
-        new Date(now.getTime() - lastUseStepMs),
-      );
+      return sessionId === undefined ? undefined : liveSession(sessionId);
     },
 
     async authenticate(bearer, scope, options, ip) {
@@ -263,13 +266,7 @@ export function createSessionService(deps: {
       if (claims === undefined) throw refuse('notAuthorized');
       // Revocation must hold on every instance at once, so the session row is read on each call;
       // the read records the use that keeps a staff session from its idle limit (decision record 032).
-      const now = clock.now();
-      const session = await useLiveSession(
-        db,
-        claims.sid,
-        endingInstants(now, limits),
-        new Date(now.getTime() - lastUseStepMs),
-      );
+      const session = await liveSession(claims.sid);
       if (session === undefined) {
         await recordEndings(endingDeps, { sessionIds: [claims.sid] }, ip);
         throw refuse('notAuthorized');

@@ -74,8 +74,19 @@ function instantOf(id: string): Date | undefined {
  * The key is one of its own, derived from the second-factor key.
  */
 function signedChallengeBytes(secondFactorKey: Buffer, kind: StaffKind, id: string): Buffer {
-  const key = Buffer.from(hkdfSync('sha256', secondFactorKey, '', 'webauthn usernameless challenges', 32));
-  return createHmac('sha256', key).update(`${kind}:${id}`).digest();
+  return createHmac('sha256', challengeKeyOf(secondFactorKey)).update(`${kind}:${id}`).digest();
+}
+
+/** Each second-factor key's derived challenge key, derived once. */
+const challengeKeys = new WeakMap<Buffer, Buffer>();
+
+function challengeKeyOf(secondFactorKey: Buffer): Buffer {
+  let key = challengeKeys.get(secondFactorKey);
+  if (key === undefined) {
+    key = Buffer.from(hkdfSync('sha256', secondFactorKey, '', 'webauthn usernameless challenges', 32));
+    challengeKeys.set(secondFactorKey, key);
+  }
+  return key;
 }
 
 /**

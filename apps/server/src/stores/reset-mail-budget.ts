@@ -7,7 +7,7 @@ import { executePart, sqlPart } from '../db/sql.ts';
  * instance make at most three.
  */
 
-export const resetMailsPerHour = 3;
+const resetMailsPerHour = 3;
 const hourMs = 60 * 60_000;
 
 /** Takes a reset mail's place in the user's last hour; false when the hour is full. */
