@@ -352,7 +352,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       }
       const { token } = signIn;
       if (signIn.outcome === 'signed-in') {
-        await keepLanguage(token.consumerId, body.language ?? null);
+        await keepLanguage(token.consumerId, body.language ?? null, signIn.consumerLanguage);
         return signIn.pair;
       }
       const refused = {

@@ -1,4 +1,4 @@
-import type { AuthTokenResult } from '@entry/domain';
+import type { AuthTokenResult, Language } from '@entry/domain';
 import type { Database } from '../db/index.ts';
 import { type DirectSignInToken, runDirectSignIn } from '../stores/direct-sign-ins.ts';
 import { isGuid, normaliseShortId } from '../stores/identity-token-ids.ts';
@@ -7,7 +7,12 @@ import type { SessionService } from './sessions.ts';
 export type DirectSignInResult =
   /** No unrevoked token by that guid or short id belongs to the tenant named by both its id and subdomain. */
   | { outcome: 'unknown' }
-  | { outcome: 'signed-in'; token: DirectSignInToken; pair: AuthTokenResult }
+  | {
+      outcome: 'signed-in';
+      token: DirectSignInToken;
+      pair: AuthTokenResult;
+      consumerLanguage: Language | null;
+    }
   /** The token asks for verification first (a lookup sign-in). */
   | { outcome: 'not-direct'; token: DirectSignInToken }
   | { outcome: 'expired'; token: DirectSignInToken };
@@ -51,7 +56,7 @@ export async function signInWithDirectLink(
       },
       { consumerName: found.consumerName, staffName: null, launchedByName: null },
     );
-    return { outcome: 'signed-in', token, pair };
+    return { outcome: 'signed-in', token, pair, consumerLanguage: found.consumerLanguage };
   }
   if (found.signInType !== 'Direct') return { outcome: 'not-direct', token };
   return { outcome: 'expired', token };

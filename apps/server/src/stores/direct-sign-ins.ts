@@ -1,4 +1,4 @@
-import type { SignInType } from '@entry/domain';
+import type { Language, SignInType } from '@entry/domain';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { fixedText, rowPerCallBatchedByTurn, type StatementPart, sqlPart } from '../db/sql.ts';
 import { forgetIdentityToken } from './read-cache.ts';
@@ -51,7 +51,7 @@ function directSignInClauses(input: DirectSignInInput, index: number): Statement
   );
   return sqlPart`${found} AS (
     SELECT it.guid, it.short_id, it.consumer_id, it.tenant_id, it.sign_in_type,
-      it.expires_at <= ${now}::timestamptz AS expired, c.name AS consumer_name
+      it.expires_at <= ${now}::timestamptz AS expired, c.name AS consumer_name, c.language AS consumer_language
     FROM identity_tokens it
     JOIN tenants tn ON tn.id = it.tenant_id
     JOIN consumers c ON c.id = it.consumer_id
@@ -80,7 +80,7 @@ function directSignInClauses(input: DirectSignInInput, index: number): Statement
 
 const callerRow = (index: number) =>
   `guid::text AS guid, short_id, consumer_id::text AS consumer_id, tenant_id, sign_in_type, expired,
-    consumer_name, EXISTS (SELECT 1 FROM usable${index}) AS signed_in
+    consumer_name, consumer_language, EXISTS (SELECT 1 FROM usable${index}) AS signed_in
   FROM t${index}`;
 
 interface DirectSignInRow {
@@ -91,6 +91,7 @@ interface DirectSignInRow {
   sign_in_type: SignInType;
   expired: boolean;
   consumer_name: string | null;
+  consumer_language: Language | null;
   signed_in: boolean;
 }
 
@@ -115,6 +116,8 @@ export interface DirectSignInOutcome {
   signInType: SignInType;
   expired: boolean;
   consumerName: string | null;
+  /** The consumer's saved language, as the sign-in read it. */
+  consumerLanguage: Language | null;
   signedIn: boolean;
 }
 
@@ -138,6 +141,7 @@ export async function runDirectSignIn(
     signInType: row.sign_in_type,
     expired: row.expired,
     consumerName: row.consumer_name,
+    consumerLanguage: row.consumer_language,
     signedIn: row.signed_in,
   };
 }
