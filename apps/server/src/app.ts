@@ -109,13 +109,10 @@ function fieldWithNul(value: unknown, path: string): string | undefined {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** A lookup a person waits on, bounded like a sign-in (DATABASE_SIGN_IN_TIMEOUT_MS). */
+    /** A sign-in step, refresh or lookup a person waits on: its statements get DATABASE_SIGN_IN_TIMEOUT_MS. */
     signInBound?: boolean;
   }
 }
-
-/** Paths of every sign-in step (`/sign-in`, `/sign-in/mfa/resend`...) and of the refreshes. */
-const signInSteps = /\/(sign-in(\/[\w-]+)*|refresh)$/;
 
 /**
  * Registers everything (plugins, error handling, API routes, the web app) and does not listen:
@@ -321,7 +318,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     // A person waits on every step of a sign-in, on a refresh and on a lookup: their statements get
     // the tighter bound, so a frozen database is answered 503 within seconds.
     app.addHook('onRoute', (route) => {
-      if (!(signInSteps.test(route.url) || route.config?.signInBound === true)) return;
+      if (route.config?.signInBound !== true) return;
       const handler = route.handler;
       route.handler = function signInBoundHandler(request, reply) {
         return database.withSignInBound(() => handler.call(this, request, reply));

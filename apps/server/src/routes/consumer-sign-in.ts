@@ -21,7 +21,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/auth/v1/consumer/sign-in/identity-token',
       {
-        config: { failureLimited: true },
+        config: { failureLimited: true, signInBound: true },
         schema: {
           summary: 'Sign a consumer in with a Direct letter link',
           tags: ['consumer'],
@@ -39,7 +39,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/auth/v1/consumer/sign-in/lookup',
       {
-        config: { failureLimited: true },
+        config: { failureLimited: true, signInBound: true },
         schema: {
           summary: 'Sign a consumer in by verifying their details',
           description:
@@ -67,7 +67,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/auth/v1/consumer/sign-in/mfa',
       {
-        config: { failureLimited: true },
+        config: { failureLimited: true, signInBound: true },
         preHandler: pendingOnly,
         schema: {
           summary: 'Complete a pending consumer sign-in with the mailed code',
@@ -99,7 +99,7 @@ export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/auth/v1/consumer/sign-in/mfa/resend',
       {
-        config: { failureLimited: true },
+        config: { failureLimited: true, signInBound: true },
         preHandler: pendingOnly,
         schema: {
           summary: 'Mail a new code for a pending consumer sign-in',

@@ -16,7 +16,7 @@ export function customerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/auth/v1/customer/sign-in/token',
       {
-        config: { failureLimited: true },
+        config: { failureLimited: true, signInBound: true },
         schema: {
           summary: 'Sign in as a customer user with a launch token from an admin',
           tags: ['customer'],

@@ -54,7 +54,7 @@ export function registerSecondFactorRoutes(
   zodApp.post(
     `${base}/sign-in/second-factor`,
     {
-      config: { failureLimited: true },
+      config: { failureLimited: true, signInBound: true },
       preHandler: sessions.secondStep,
       schema: {
         summary: 'Complete a password sign-in, or step up a session, with an authenticator or recovery code',

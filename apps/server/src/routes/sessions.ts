@@ -21,6 +21,7 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       app.post(
         `/api/auth/v1/${scope}/refresh`,
         {
+          config: { signInBound: true },
           schema: {
             summary: `Renew ${scope} tokens with the refresh token`,
             description: 'The refresh token comes from its cookie, or else from `refreshToken` in the body.',

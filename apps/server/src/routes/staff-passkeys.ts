@@ -41,7 +41,7 @@ export function registerStaffPasskeyRoutes(
   zodApp.post(
     `${base}/sign-in/passkey/options`,
     {
-      config: { failureLimited: true },
+      config: { failureLimited: true, signInBound: true },
       schema: {
         summary: `Start signing in as ${article(kind)} with a passkey`,
         description:
@@ -60,7 +60,7 @@ export function registerStaffPasskeyRoutes(
   zodApp.post(
     `${base}/sign-in/passkey`,
     {
-      config: { failureLimited: true },
+      config: { failureLimited: true, signInBound: true },
       schema: {
         summary: `Sign in as ${article(kind)} with a passkey, or pass the second step with one`,
         description:

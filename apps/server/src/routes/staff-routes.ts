@@ -37,7 +37,7 @@ export function registerStaffPasswordRoutes(
   zodApp.post(
     `${base}/sign-in`,
     {
-      config: { failureLimited: true },
+      config: { failureLimited: true, signInBound: true },
       schema: {
         summary: `Sign in as ${article(kind)} with username and password`,
         tags: [kind],
