@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { type AppConfig, appConfigSchema, type Language, tenantSubdomainOf } from '@entry/domain';
+import { type AppConfig, appConfigSchema, tenantSubdomainOf } from '@entry/domain';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Config } from './config.ts';
+import type { PageOrganization } from './services/access.ts';
 import { escapeHtml } from './services/html.ts';
 
 export function appConfigOf(config: Config): AppConfig {
@@ -28,16 +29,6 @@ function jsonInHtml(value: unknown): string {
 export function injectAppConfig(indexHtml: string, appConfig: AppConfig): string {
   const tag = `<script type="application/json" id="app-config">${jsonInHtml(appConfig)}</script>`;
   return indexHtml.includes('</head>') ? indexHtml.replace('</head>', `${tag}</head>`) : `${tag}${indexHtml}`;
-}
-
-/** What the first paint of a tenant's page names: the organization behind the host. */
-export interface PageOrganization {
-  subdomain: string;
-  name: string;
-  /** The language of its consumer pages when neither the link nor the browser names one. */
-  defaultLanguage: Language;
-  /** Whether its pages carry the debt-collector line. */
-  debtCollector: boolean;
 }
 
 /** The organization of a (lower-case) subdomain, or null for a host no organization uses. */

@@ -56,6 +56,17 @@ export interface TenantSettings {
   debtCollector?: boolean;
 }
 
+/** What a tenant's consumer pages and mail take from its settings, absent values read: no language set is null. */
+export function consumerSettingsOf(settings: TenantSettings): {
+  defaultLanguage: Language | null;
+  debtCollector: boolean;
+} {
+  return {
+    defaultLanguage: settings.defaultLanguage ?? null,
+    debtCollector: settings.debtCollector === true,
+  };
+}
+
 export const tenants = pgTable('tenants', {
   id: integer('id').primaryKey(),
   subdomain: text('subdomain').notNull().unique(),

@@ -1,3 +1,4 @@
+import type { Language } from '@entry/domain';
 import type { AppContext } from '../context.ts';
 import { refuse } from '../refusals.ts';
 import {
@@ -6,7 +7,6 @@ import {
   findTenantLogoCached,
   type TenantLogo,
 } from '../stores/tenants.ts';
-import type { PageOrganization } from '../web.ts';
 
 /** The tenant a public access lookup names, by its (lower-case) subdomain or its id; 404 when none. */
 export async function accessTenant(
@@ -16,6 +16,16 @@ export async function accessTenant(
   const tenant = await findAccessTenantCached(ctx.db, ctx.clock, by);
   if (tenant === null) throw refuse('accessTenantNotFound');
   return tenant;
+}
+
+/** What the first paint of a tenant's page names: the organization behind the host. */
+export interface PageOrganization {
+  subdomain: string;
+  name: string;
+  /** The language of its consumer pages when neither the link nor the browser names one. */
+  defaultLanguage: Language;
+  /** Whether its pages carry the debt-collector line. */
+  debtCollector: boolean;
 }
 
 /** The organization a tenant's host names on its pages' first paint; null for a host no tenant uses. */

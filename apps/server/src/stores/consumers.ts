@@ -1,7 +1,7 @@
 import type { Language } from '@entry/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
-import { consumers, tenants } from '../db/schema.ts';
+import { consumerSettingsOf, consumers, tenants } from '../db/schema.ts';
 import { executeRows } from '../db/sql.ts';
 
 /** Where a consumer's mail goes: its address on file (if any), its language and its tenant. */
@@ -29,11 +29,7 @@ export async function findConsumerMailTarget(
   return {
     email: row.email,
     language: row.language,
-    tenant: {
-      ...tenant,
-      defaultLanguage: settings.defaultLanguage ?? null,
-      debtCollector: settings.debtCollector === true,
-    },
+    tenant: { ...tenant, ...consumerSettingsOf(settings) },
   };
 }
 

@@ -3,7 +3,7 @@ import type { Language, SignInType } from '@entry/domain';
 import { and, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
 import { type Database, oncePerHandle } from '../db/index.ts';
-import { consumers, identityTokens, tenants } from '../db/schema.ts';
+import { consumerSettingsOf, consumers, identityTokens, tenants } from '../db/schema.ts';
 import { executeRows } from '../db/sql.ts';
 import { type ConsumerOnFile, consumersOnFile } from './consumers.ts';
 import { generateShortId, isGuid, normaliseShortId } from './identity-token-ids.ts';
@@ -91,8 +91,7 @@ export async function findIdentityTokenToVerify(
         id: row.tenant.id,
         subdomain: row.tenant.subdomain,
         mfaRequired: row.tenant.settings.mfaRequired,
-        defaultLanguage: row.tenant.settings.defaultLanguage ?? null,
-        debtCollector: row.tenant.settings.debtCollector === true,
+        ...consumerSettingsOf(row.tenant.settings),
       },
     },
     consumerRow: consumer,

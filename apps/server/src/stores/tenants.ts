@@ -2,7 +2,13 @@ import type { Language, OrganizationContact, StaffSecondFactorPolicy } from '@en
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { type LogoMediaType, type TenantSettings, tenantLogos, tenants } from '../db/schema.ts';
+import {
+  consumerSettingsOf,
+  type LogoMediaType,
+  type TenantSettings,
+  tenantLogos,
+  tenants,
+} from '../db/schema.ts';
 import type { IdentityTokenRecord } from './identity-tokens.ts';
 import { forgetAccessTenant, readCacheFor } from './read-cache.ts';
 
@@ -25,8 +31,7 @@ export async function findTenantByIdAndSubdomain(
         id: tenant.id,
         subdomain: tenant.subdomain,
         mfaRequired: tenant.settings.mfaRequired,
-        defaultLanguage: tenant.settings.defaultLanguage ?? null,
-        debtCollector: tenant.settings.debtCollector === true,
+        ...consumerSettingsOf(tenant.settings),
       };
 }
 
