@@ -52,7 +52,7 @@ export function createConsumerAuthApi(http: HttpClient): ConsumerAuthApi {
       signIn(http, 'consumer', {
         path: authPath('consumer', 'sign-in/mfa'),
         query: { mfaCode },
-        ...(language === undefined ? {} : { body: { language } }),
+        body: language === undefined ? undefined : { language },
         listed: [400, 401, 404, 409],
         session: 'required',
       }),
@@ -60,7 +60,7 @@ export function createConsumerAuthApi(http: HttpClient): ConsumerAuthApi {
       http.call({
         method: 'POST',
         path: authPath('consumer', 'sign-in/mfa/resend'),
-        ...(language === undefined ? {} : { body: { language } }),
+        body: language === undefined ? undefined : { language },
         listed: [409],
         scope: 'consumer',
         signInStep: true,

@@ -1,9 +1,6 @@
 import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import { lockDataDir } from './data-dir-lock.ts';
-
-/** Where the embedded database keeps its files inside DATA_DIR (as `openDatabase` opens it). */
-export const embeddedDatabaseDir = (dataDir: string) => path.join(dataDir, 'pglite');
+import { embeddedDatabaseDir } from './index.ts';
 
 /** Restore refuses to write over a database: the operator moves it aside, nothing is lost by mistake. */
 export class DatabaseAlreadyThereError extends Error {

@@ -7,7 +7,6 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { type Config, databaseDefaults } from '../config.ts';
 import { type ControlCommandHandler, lockDataDir } from './data-dir-lock.ts';
-import { embeddedDatabaseDir } from './embedded-backup.ts';
 import { startEmbeddedVacuum } from './embedded-vacuum.ts';
 import type { PgliteThread } from './pglite-thread.ts';
 import { askPostgres, waitForPostgres } from './postgres-wait.ts';
@@ -288,6 +287,9 @@ export type SchemaOnOpen = 'apply' | 'verify';
 export function schemaOnOpen(config: Pick<Config, 'migrate'>): SchemaOnOpen {
   return config.migrate ? 'apply' : 'verify';
 }
+
+/** Where the embedded database keeps its files inside DATA_DIR. */
+export const embeddedDatabaseDir = (dataDir: string) => path.join(dataDir, 'pglite');
 
 /**
  * Opens PostgreSQL when DATABASE_URL is set, otherwise the embedded PGlite in DATA_DIR/pglite

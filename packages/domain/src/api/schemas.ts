@@ -165,7 +165,6 @@ export const mfaQuerySchema = z.strictObject({ mfaCode: z.string().regex(/^\d{6}
 
 /** The MFA call and its resend: the body is optional, as a POST without one is accepted. */
 export const mfaRequestSchema = z.strictObject({ language: pageLanguage }).nullish();
-export type MfaRequest = z.infer<typeof mfaRequestSchema>;
 
 export const launchResultSchema = z.object({ token: z.string() });
 export type LaunchResult = z.infer<typeof launchResultSchema>;

@@ -59,7 +59,7 @@ function StaffHelp() {
   );
 }
 
-export type PageHelpTopic = keyof typeof helpTexts | 'staff';
+type PageHelpTopic = keyof typeof helpTexts | 'staff';
 
 /**
  * The help of every page but the domain picker's, in a chunk of its own: the entry page carries

@@ -6,7 +6,7 @@ import { FormAlert, FormField } from '../../components/form-field.tsx';
 import { textsOf, useLanguage, useTexts } from '../../i18n/language.ts';
 import { consumerStartPath } from '../../lib/pending-verification.ts';
 import { usePortalServices } from '../../lib/session/portal-api.ts';
-import { commonRefusalMessage, waitInWords, waitOf } from '../../lib/session/sign-in-errors.ts';
+import { commonRefusalMessage, lockedMessage, waitInWords } from '../../lib/session/sign-in-errors.ts';
 import { useAction } from '../../lib/session/use-action.ts';
 import { digitsCheck, useCheckedForm, useFocusWhen } from '../../lib/session/use-checked-form.ts';
 import { useSession } from '../../lib/session/use-session.ts';
@@ -32,8 +32,7 @@ function useSecondsUntil(availableAt: number): number {
 
 function codesLocked(error: unknown): string {
   const texts = textsOf('consumer', consumerMessages);
-  const wait = waitOf(error);
-  return wait === undefined ? texts.codesLocked : texts.codesLockedFor(wait);
+  return lockedMessage(error, { locked: texts.codesLocked, lockedFor: texts.codesLockedFor });
 }
 
 /**

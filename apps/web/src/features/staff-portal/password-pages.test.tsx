@@ -23,19 +23,6 @@ async function fillNewPassword(newPassword: string, confirmation = newPassword) 
   return user;
 }
 
-/** A signed-in admin with full access in this tab, as after a sign-in. */
-function storeFullAdminSession(): void {
-  window.sessionStorage.setItem(
-    'admin-token',
-    JSON.stringify({
-      ...authTokenResult(),
-      token: authTokenResult().accessToken,
-      refreshAt: Date.now() + 600_000,
-      expiresAt: Date.now() + 3_600_000,
-    }),
-  );
-}
-
 describe('ChangePasswordPage', () => {
   async function fillForm(newPassword: string, confirmation = newPassword) {
     const user = userEvent.setup();
@@ -120,7 +107,7 @@ describe('ChangePasswordPage', () => {
   });
 
   it('asks a signed-in user for a second factor when the server wants a step-up, then changes the password', async () => {
-    storeFullAdminSession();
+    storeSession('admin');
     let changes = 0;
     const { sent } = renderPortalPage(<ChangePasswordPage scope="admin" />, {
       path: '/a/change-password',
@@ -293,7 +280,7 @@ describe('ResetPasswordPage', () => {
 
 describe('LaunchPanel', () => {
   function renderPanel(routes = {}) {
-    storeFullAdminSession();
+    storeSession('admin');
     return renderPortalPage(<LaunchPanel />, { path: '/a/home', routes });
   }
 

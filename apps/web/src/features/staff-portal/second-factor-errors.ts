@@ -1,5 +1,5 @@
 import { isApiError } from '@entry/client';
-import { commonRefusalMessage, waitOf } from '../../lib/session/sign-in-errors.ts';
+import { commonRefusalMessage, lockedMessage } from '../../lib/session/sign-in-errors.ts';
 import { passkeyFailureMessage } from './passkey-ceremony.ts';
 import { type SecondFactorMethod, secondFactorMessages } from './second-factor-messages.ts';
 
@@ -29,11 +29,9 @@ export function secondFactorRefusal(error: unknown, method?: SecondFactorMethod)
         error,
         method === 'passkey' ? secondFactorMessages.passkeyNotRegistered : secondFactorMessages.wrongCode,
       );
-    case 'UserLocked': {
+    case 'UserLocked':
       // Second-factor tries lock apart from the password: a new password does not lift this lock.
-      const wait = waitOf(error);
-      return wait === undefined ? secondFactorMessages.locked : secondFactorMessages.lockedFor(wait);
-    }
+      return lockedMessage(error, secondFactorMessages);
     case 'NotAuthorized':
       return secondFactorMessages.pendingExpired;
     case 'InvalidValue':

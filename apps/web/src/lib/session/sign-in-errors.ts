@@ -58,10 +58,16 @@ export function waitOf(error: unknown): string | undefined {
   return seconds === undefined ? undefined : waitInWords(seconds);
 }
 
-/** A locked staff account, with when to try again where the server said. */
-export function lockedMessage(error: unknown): string {
+/** The words of a lock: without and with when to try again. */
+export interface LockMessages {
+  locked: string;
+  lockedFor(wait: string): string;
+}
+
+/** A lock (by default a staff account's), with when to try again where the server said. */
+export function lockedMessage(error: unknown, messages: LockMessages = signInMessages): string {
   const wait = waitOf(error);
-  return wait === undefined ? signInMessages.locked : signInMessages.lockedFor(wait);
+  return wait === undefined ? messages.locked : messages.lockedFor(wait);
 }
 
 /** The status or code of a failed call that every sign-in page explains the same way. */

@@ -1,7 +1,9 @@
 import { isApiError } from '@entry/client';
-import { errorMessages, type Scope } from '@entry/domain';
+import type { Scope } from '@entry/domain';
 import { useEffect } from 'react';
-import { notifyInLanguage } from '../notice-texts.ts';
+import { textsOf } from '../../i18n/language.ts';
+import { noticeTexts } from '../notice-texts.ts';
+import { notify } from '../notifications.ts';
 import { usePortalServices } from './portal-api.ts';
 import { returnToScopeStart } from './session-navigation.ts';
 import { useSession } from './use-session.ts';
@@ -48,7 +50,7 @@ export function useSessionLifecycle(scope: Scope): void {
     const endIfExpired = () => {
       const state = client.tokens.state();
       if (state.token === '' || !state.expired) return;
-      notifyInLanguage(errorMessages.connectionLost);
+      notify(textsOf('notices', noticeTexts).connectionLost);
       client.tokens.remove();
       returnToScopeStart(scope, storage);
     };
