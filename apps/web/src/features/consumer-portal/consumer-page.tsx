@@ -7,6 +7,7 @@ import { layoutTexts } from '../../components/auth-layout/layout-texts.ts';
 import { LoadingState } from '../../components/loading-state.tsx';
 import { UnreachableNotice } from '../../components/unreachable-notice.tsx';
 import { paths } from '../../config/paths.ts';
+import { clockTimeFormat, moneyFormat } from '../../i18n/formats.ts';
 import { useTexts } from '../../i18n/language.ts';
 import { inNextTask } from '../../lib/in-next-task.ts';
 import { consumerStartPath } from '../../lib/pending-verification.ts';
@@ -64,10 +65,7 @@ function useLinkData(identityToken: string | null): { state: LinkDataState; relo
 
 function LinkData({ data }: { data: IdentityTokenData }) {
   const texts = useTexts('consumer', consumerMessages).portal;
-  const money = new Intl.NumberFormat(useTexts('layout', layoutTexts).locale, {
-    style: 'currency',
-    currency: 'USD',
-  });
+  const money = moneyFormat(useTexts('layout', layoutTexts).locale);
   const rows = [
     [texts.amountDue, data.paymentAmount === null ? null : money.format(data.paymentAmount)],
     [
@@ -102,10 +100,7 @@ function ConsumerSession({ session }: { session: SessionView }) {
   const expiresAt = session.record === null ? null : new Date(session.record.expiresAt);
   const texts = useTexts('consumer', consumerMessages).portal;
   const sessionTexts = useTexts('session', sessionMessages);
-  const timeFormat = new Intl.DateTimeFormat(useTexts('layout', layoutTexts).locale, {
-    hour: 'numeric',
-    minute: '2-digit',
-  });
+  const timeFormat = clockTimeFormat(useTexts('layout', layoutTexts).locale);
   return (
     <>
       {linkData.kind === 'loading' && <LoadingState label={texts.loadingAccount} />}

@@ -1,4 +1,5 @@
 import { layoutTexts } from '../../components/auth-layout/layout-texts.ts';
+import { clockTimeFormat, monthDayFormat } from '../../i18n/formats.ts';
 import { textsOf } from '../../i18n/language.ts';
 import { consumerMessages } from './consumer-messages.ts';
 
@@ -13,12 +14,9 @@ function dayNumber(date: Date): number {
 export function lockEndInWords(until: Date, now: Date = new Date()): string {
   const { locale } = textsOf('layout', layoutTexts);
   const texts = textsOf('consumer', consumerMessages);
-  const time = new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }).format(until);
+  const time = clockTimeFormat(locale).format(until);
   const days = Math.round(dayNumber(until) - dayNumber(now));
   if (days <= 0) return time;
   if (days === 1) return texts.lockEndTomorrow(time);
-  return texts.lockEndOn(
-    time,
-    new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric' }).format(until),
-  );
+  return texts.lockEndOn(time, monthDayFormat(locale).format(until));
 }

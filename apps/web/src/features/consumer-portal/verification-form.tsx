@@ -10,17 +10,12 @@ import { useId, useState } from 'react';
 import { layoutTexts } from '../../components/auth-layout/layout-texts.ts';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
 import type { Catalogue } from '../../i18n/catalogue.ts';
+import { monthNames } from '../../i18n/formats.ts';
 import { useTexts } from '../../i18n/language.ts';
 import { digitsCheck, type FieldCheck, useCheckedForm } from '../../lib/session/use-checked-form.ts';
 import { consumerMessages } from './consumer-messages.ts';
 
 export type VerificationAnswers = Pick<LookupSignInRequest, 'last4Ssn' | 'postalCode' | 'dateOfBirth'>;
-
-/** The months' names in the page's language, January first. */
-function monthNamesIn(locale: string): string[] {
-  const format = new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' });
-  return datePickerMonths.map((_, index) => format.format(Date.UTC(2000, index, 1)));
-}
 
 type AnswerName = 'last4Ssn' | 'postalCode' | 'birthMonth' | 'birthDay' | 'birthYear';
 
@@ -70,7 +65,7 @@ export function VerificationForm({
   const [years] = useState(() => dateOfBirthYears(today));
   const dateErrorId = useId();
   const texts = useTexts('consumer', consumerMessages).fields;
-  const monthNames = monthNamesIn(useTexts('layout', layoutTexts).locale);
+  const monthNamesShown = monthNames(useTexts('layout', layoutTexts).locale);
   const form = useCheckedForm(checksFor(fields, texts));
   const errors = form.errors;
   const asks = (field: VerificationField) => fields.includes(field);
@@ -146,7 +141,7 @@ export function VerificationForm({
             texts.dateOfBirth.month,
             datePickerMonths.map((month, index) => ({
               value: month,
-              text: `${month} – ${monthNames[index] ?? ''}`,
+              text: `${month} – ${monthNamesShown[index] ?? ''}`,
             })),
           )}
           {dateSelect(
