@@ -74,7 +74,9 @@ export async function decideLinkLanding(
   };
   rememberOrganization(access);
   // The consumer's saved language, unless this tab has chosen one (the switch, the letter's `?lang=`).
-  if (info.language && chosenLanguage() === null) await chooseLanguage(info.language);
+  // Its texts load while a Direct link signs in; a page shown here waits for them.
+  const shown = info.language && chosenLanguage() === null ? chooseLanguage(info.language) : undefined;
+  if (info.signInType !== 'Direct') await shown;
   const pendingVerification: PendingVerification = {
     token: info.guid,
     signInType: info.signInType,
@@ -89,12 +91,15 @@ export async function decideLinkLanding(
       forgetLink(storage);
       let sessionGuid: string;
       try {
-        const result = await api.consumerAuth.signInWithIdentityToken({
-          token: info.guid,
-          customerId: info.customerId,
-          subdomain: access.subdomain,
-          language: activeLanguage(),
-        });
+        const [result] = await Promise.all([
+          api.consumerAuth.signInWithIdentityToken({
+            token: info.guid,
+            customerId: info.customerId,
+            subdomain: access.subdomain,
+            language: chosenLanguage() ?? activeLanguage(),
+          }),
+          shown,
+        ]);
         sessionGuid = result.sessionGuid;
       } catch (error) {
         if (isUnreachable(error)) return unreachable;
