@@ -1,12 +1,12 @@
 import type { StaffKind } from '../db/schema.ts';
-import { listFactorsOfUser, resetFactorsOfUser } from '../services/second-factors.ts';
+import { listFactorsOfUser, resetFactorsOfUser } from '../services/second-factor-resets.ts';
 import { endingDepsOf, recordEndings } from '../services/session-endings.ts';
-import { normaliseUsername } from '../services/staff-auth.ts';
 import {
   createStaffUser,
   disableStaffUser,
   enableStaffUser,
   initialPasswordLinkHours,
+  normaliseUsername,
   unlockStaffUser,
 } from '../services/staff-users.ts';
 import { type OperatorCommand, type OptionValues, requiredOption } from './operator-command.ts';

@@ -24,16 +24,16 @@ import {
   fullAccessType,
   issueRecoveryCodes,
   recordFactorAddedOrRemoved,
+  reserveSecondFactorAttempt,
   staffUserOf,
 } from './second-factors.ts';
 import type { NewSession, SessionPrincipal } from './sessions.ts';
 import {
   actorOf,
-  judgeSecondFactorTry,
-  payForSecondFactorTry,
-  refuseWrongSecondFactorTry,
-  type SecondFactorTry,
-  settleSecondFactor,
+  judgeAttempt,
+  refuseWrongAttempt,
+  type StaffAttempt,
+  settleAttempt,
 } from './staff-attempts.ts';
 import {
   authenticationOptions,
@@ -184,11 +184,7 @@ export async function signInWithPasskey(
     return refuseUnknownPasskey(ctx, kind, principal, ip);
   }
   const { passkey } = found;
-  const paid = await payForSecondFactorTry(
-    ctx,
-    { id: passkey.staffUserId, kind, tenantId: found.tenantId },
-    { ip, method: 'passkey' },
-  );
+  const attempt = await reserveSecondFactorAttempt(ctx, { id: passkey.staffUserId, kind }, 'passkey', ip);
   const judge = async (): Promise<Failure | undefined> => {
     const challenge = await takeChallenge(ctx, request.challengeId, {
       purpose: 'authentication',
@@ -208,15 +204,15 @@ export async function signInWithPasskey(
     const recorded = await recordPasskeyUse(ctx.db, { passkey, ...verified, at: ctx.clock.now() });
     return recorded ? undefined : { reason: 'counter used meanwhile', refusal: 'passkeyNotVerified' };
   };
-  const failure = await judgeSecondFactorTry(ctx, paid, judge);
+  const failure = await judgeAttempt(ctx, attempt, judge);
   if (failure !== undefined) {
-    return refuseWrongSecondFactorTry(ctx, paid, `passkey ${failure.reason}`, () => refuse(failure.refusal));
+    return refuseWrongAttempt(ctx, attempt, `passkey ${failure.reason}`, () => refuse(failure.refusal));
   }
   if (principal !== undefined) {
-    if (!(await settleSecondFactor(ctx, paid))) throw refuse('notAuthorized');
-    return completeSecondFactor(ctx, principal, paid.reserved, { method: 'passkey', ip });
+    if (!(await settleAttempt(ctx, attempt))) throw refuse('notAuthorized');
+    return completeSecondFactor(ctx, principal, attempt.reserved, { method: 'passkey', ip });
   }
-  return openPasskeySession(ctx, paid, ip);
+  return openPasskeySession(ctx, attempt, ip);
 }
 
 /**
@@ -225,10 +221,10 @@ export async function signInWithPasskey(
  */
 async function openPasskeySession(
   ctx: AppContext,
-  paid: SecondFactorTry,
+  attempt: StaffAttempt,
   ip: string,
 ): Promise<AuthTokenResult> {
-  const user = paid.reserved;
+  const user = attempt.reserved;
   const session: NewSession = {
     scope: user.kind,
     tenantId: user.tenantId,
@@ -248,7 +244,7 @@ async function openPasskeySession(
   ].map((entry) =>
     ctx.audit.insertOf({ ...entry, outcome: 'success', actor: actorOf(user), tenantId: user.tenantId, ip }),
   );
-  if (!(await settleSecondFactor(ctx, paid, [...reserved.inserts(session), ...audited]))) {
+  if (!(await settleAttempt(ctx, attempt, [...reserved.inserts(session), ...audited]))) {
     throw refuse('notAuthorized');
   }
   return reserved.firstPair(session, {

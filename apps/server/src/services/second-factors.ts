@@ -8,24 +8,19 @@ import {
   type TotpEnrolment,
 } from '@entry/domain';
 import type { AppContext } from '../context.ts';
-import type { Database } from '../db/index.ts';
-import type { StaffKind } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
 import {
   claimTotpStep,
-  type FactorsReset,
   findFactors,
   findTotp,
   hasSecondFactor,
   removeFactor,
   replaceRecoveryCodes,
-  resetFactors,
   startTotp,
   useRecoveryCode,
 } from '../stores/second-factors.ts';
 import { findStaffUserById, type StaffUser } from '../stores/staff-users.ts';
 import { findTenantById, type TenantRow } from '../stores/tenants.ts';
-import { queueMail } from './mail.ts';
 import { isPasswordExpired } from './password-age.ts';
 import {
   hashRecoveryCode,
@@ -37,18 +32,17 @@ import {
   qrCodeSvg,
   sealSecret,
 } from './second-factor-secrets.ts';
-import { endingDepsOf, recordEndings } from './session-endings.ts';
 import type { SessionPrincipal } from './sessions.ts';
 import {
   actorOf,
-  judgeSecondFactorTry,
-  payForSecondFactorTry,
-  refuseWrongSecondFactorTry,
-  settleSecondFactor,
+  judgeAttempt,
+  refuseLockedAttempt,
+  refuseWrongAttempt,
+  reserveAttempt,
+  type StaffAttempt,
+  settleAttempt,
 } from './staff-attempts.ts';
-import { mailSecurityNotice, type SecondFactorMethod, staffMailOf } from './staff-mail.ts';
-import { existingStaffUser } from './staff-users.ts';
-import { subscriptionTokenKey } from './subscriptions-token.ts';
+import { mailSecurityNotice, type SecondFactorMethod } from './staff-mail.ts';
 
 /**
  * Staff second factors (DESIGN.md section 5, wave 2: staff): who is asked for one, the restricted
@@ -116,6 +110,24 @@ export async function staffUserOf(ctx: AppContext, principal: SessionPrincipal):
   const user = await findStaffUserById(ctx.db, principal.staffUserId);
   if (user === undefined || user.disabled) throw refuse('notAuthorized');
   return user;
+}
+
+/**
+ * Pays for a second-factor try of a user (the session's, or a passkey's owner): a disabled or
+ * unknown one is refused as not authorized, a locked budget with when to try again, before
+ * anything is compared. The reserved row is the user the try is judged for.
+ */
+export async function reserveSecondFactorAttempt(
+  ctx: AppContext,
+  user: Pick<StaffUser, 'id' | 'kind'>,
+  method: SecondFactorMethod,
+  ip: string,
+): Promise<StaffAttempt> {
+  const terms = { event: `${user.kind}.second-factor`, ip, detail: { method } };
+  const reservation = await reserveAttempt(ctx, { budget: 'second-factor', userId: user.id }, terms);
+  if (reservation.paid) return reservation.attempt;
+  if (reservation.user === undefined) throw refuse('notAuthorized');
+  return refuseLockedAttempt(ctx, 'second-factor', reservation.user, terms);
 }
 
 /**
@@ -364,108 +376,21 @@ export async function signInWithSecondFactor(
   input: { method: 'totp' | 'recovery'; code: string },
   ip: string,
 ): Promise<AuthTokenResult> {
-  const user = await staffUserOf(ctx, principal);
-  const paid = await payForSecondFactorTry(ctx, user, { ip, method: input.method });
-  const holds = await judgeSecondFactorTry(ctx, paid, () =>
+  // The try's reservation reads the session's user: no read of it before.
+  if (principal.staffUserId === null || principal.scope === 'consumer') throw refuse('notPermitted');
+  const userOfSession = { id: principal.staffUserId, kind: principal.scope };
+  const attempt = await reserveSecondFactorAttempt(ctx, userOfSession, input.method, ip);
+  const user = attempt.reserved;
+  const holds = await judgeAttempt(ctx, attempt, () =>
     input.method === 'totp'
       ? totpCodeHolds(ctx, user, input.code)
       : recoveryCodeHolds(ctx, user, input.code, ip),
   );
-  if (!holds) return refuseWrongSecondFactorTry(ctx, paid, `wrong ${input.method} code`);
-  if (!(await settleSecondFactor(ctx, paid))) throw refuse('notAuthorized');
+  if (!holds) {
+    return refuseWrongAttempt(ctx, attempt, `wrong ${input.method} code`, () =>
+      refuse('wrongSecondFactorCode'),
+    );
+  }
+  if (!(await settleAttempt(ctx, attempt))) throw refuse('notAuthorized');
   return completeSecondFactor(ctx, principal, user, { method: input.method, ip });
-}
-
-/** A user's factors as an operator sees them. */
-export interface FactorListing {
-  kind: StaffKind;
-  username: string;
-  policy: StaffSecondFactorPolicy;
-  authenticatorApp: 'confirmed' | 'unconfirmed' | 'none';
-  passkeys: { name: string; createdAt: string; lastUsedAt: string | null; backedUp: boolean }[];
-  recoveryCodesLeft: number;
-}
-
-export async function listFactorsOfUser(
-  db: Database,
-  kind: StaffKind,
-  username: string,
-): Promise<FactorListing> {
-  const user = await existingStaffUser(db, kind, username);
-  const [policy, factors] = await Promise.all([secondFactorPolicyOf({ db }, user), findFactors(db, user.id)]);
-  let authenticatorApp: FactorListing['authenticatorApp'] = 'none';
-  if (factors.totp !== undefined)
-    authenticatorApp = factors.totp.confirmedAt === null ? 'unconfirmed' : 'confirmed';
-  return {
-    kind,
-    username: user.username,
-    policy,
-    authenticatorApp,
-    passkeys: factors.passkeys.map((passkey) => ({
-      name: passkey.name,
-      createdAt: passkey.createdAt.toISOString(),
-      lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null,
-      backedUp: passkey.backedUp,
-    })),
-    recoveryCodesLeft: factors.recoveryCodesLeft,
-  };
-}
-
-const factorsResetMailTexts = {
-  subject: 'Your second factors were reset',
-  body:
-    'An administrator removed the second factors of your account: its authenticator app, passkeys and ' +
-    'recovery codes. Your open sessions have ended. The next time you sign in you will be asked to set ' +
-    'up a second factor again where your account needs one.\n\nIf you did not ask for this, tell your ' +
-    'administrator at once.',
-} as const;
-
-/** What an operator command gives a reset: its database, clock, audit and the pepper. */
-export type OperatorDeps = Pick<AppContext, 'db' | 'clock' | 'audit' | 'pepper' | 'config'>;
-
-/**
- * An operator removes every factor of a user (a lost phone and codes): the user's sessions end,
- * and the user re-enrols at the next sign-in where the policy asks for a factor. Audited with the
- * operator, and mailed to the user.
- */
-export async function resetFactorsOfUser(
-  deps: OperatorDeps,
-  kind: StaffKind,
-  username: string,
-  actor: string,
-): Promise<FactorsReset> {
-  const user = await existingStaffUser(deps.db, kind, username);
-  const now = deps.clock.now();
-  const reset = await resetFactors(deps.db, user.id, now);
-  await deps.audit.recordMany([
-    {
-      event: `${kind}.second-factor.reset`,
-      outcome: 'success',
-      actor,
-      tenantId: user.tenantId,
-      detail: {
-        userId: user.id,
-        totp: reset.totp,
-        passkeys: reset.passkeys,
-        recoveryCodes: reset.recoveryCodes,
-        endedSessions: reset.endedSessionIds.length,
-      },
-    },
-    ...reset.endedSessionIds.map((sessionId) => ({
-      event: `${kind}.session.end`,
-      outcome: 'revoked' as const,
-      actor,
-      tenantId: user.tenantId,
-      detail: { sessionId, cause: 'second-factors-reset', userId: user.id },
-    })),
-  ]);
-  // The sessions the user launched end with theirs.
-  await recordEndings(endingDepsOf(deps), { sessionIds: reset.endedSessionIds });
-  const mail = await staffMailOf(
-    { db: deps.db, config: deps.config, subscriptionKey: subscriptionTokenKey(deps.pepper) },
-    user,
-    { kind: 'staff-factors-reset', subject: factorsResetMailTexts.subject, text: factorsResetMailTexts.body },
-  );
-  await queueMail(deps.db, mail, now);
-  return reset;
 }

@@ -1,5 +1,6 @@
 import type { LockPolicy } from '@entry/domain';
 import type { AppContext } from '../context.ts';
+import type { StaffKind } from '../db/schema.ts';
 import type { StatementPart } from '../db/sql.ts';
 import { type ApiError, refuse } from '../refusals.ts';
 import {
@@ -8,14 +9,25 @@ import {
   reserveSecondFactorTry,
   settleSecondFactorTry,
 } from '../stores/second-factor-tries.ts';
-import { findStaffUserById, type StaffUser, type WrongTry } from '../stores/staff-users.ts';
-import { mailSecurityNotice, type SecondFactorMethod } from './staff-mail.ts';
+import {
+  findStaffUser,
+  findStaffUserById,
+  giveBackPasswordTry,
+  recordWrongPasswordTry,
+  reservePasswordTry,
+  type StaffUser,
+  settlePasswordTry,
+} from '../stores/staff-users.ts';
+import { mailSecurityNotice } from './staff-mail.ts';
 
 /**
- * A staff account's attempts: a password, and second-factor tries (authenticator and recovery
- * codes, passkey answers), each from a budget of its own paid before the attempt is judged. A
- * wrong attempt keeps its place; the one that reaches the threshold locks that budget and mails
- * the owner; a right one gives its place back; one never judged is given back.
+ * A staff account's attempts, the one way a password, an authenticator code, a recovery code and
+ * a passkey answer are paid for and counted. Each budget (the password's, the second factor's) is
+ * paid before the attempt is judged (`reserveAttempt`); `judgeAttempt` gives the place back when
+ * judging fails for another reason than the answer; a wrong attempt keeps its place and the one
+ * that reaches the threshold locks that budget and mails the owner (`refuseWrongAttempt`); a right
+ * one gives its place back with the writes it leads to (`settleAttempt`); one never judged is
+ * given back (`giveBackAttempt`). A locked budget is refused with `refuseLockedAttempt`.
  */
 
 /** 10 wrong attempts lock for 15 minutes, doubling up to 24 hours: for passwords and second factors alike. */
@@ -23,28 +35,111 @@ export const staffLockPolicy: LockPolicy = { threshold: 10 };
 
 export const actorOf = (user: Pick<StaffUser, 'kind' | 'id'>) => `${user.kind}:${user.id}`;
 
-/** A wrong attempt's end: its audit row, the owner's mail when it locked the account now, and the refusal. */
+export type StaffBudget = 'password' | 'second-factor';
+
+/** Whose budget pays: a password names its user by (normalised) username, a second factor by id. */
+export type AttemptPayer =
+  | { budget: 'password'; kind: StaffKind; username: string }
+  | { budget: 'second-factor'; userId: number };
+
+/** What an attempt's audit rows say: their event, the client's address, and detail every row carries. */
+export interface AttemptTerms {
+  event: string;
+  ip: string;
+  detail?: Record<string, unknown>;
+}
+
+/** An attempt paid for and not yet settled, with the row it was reserved against. */
+export interface StaffAttempt extends AttemptTerms {
+  budget: StaffBudget;
+  reserved: StaffUser;
+}
+
+/**
+ * A reservation: the attempt paid for, or none to be had, with the enabled user whose budget is
+ * locked or spent by attempts in flight (undefined when no enabled user is found).
+ */
+export type Reservation =
+  | { paid: true; attempt: StaffAttempt }
+  | { paid: false; user: StaffUser | undefined };
+
+/**
+ * Pays for one attempt from the payer's budget in one conditional update that also reads the
+ * user; when none is to be had, reads the user to tell a locked budget from an unknown user.
+ */
+export async function reserveAttempt(
+  ctx: AppContext,
+  payer: AttemptPayer,
+  terms: AttemptTerms,
+): Promise<Reservation> {
+  const now = ctx.clock.now();
+  const reserved =
+    payer.budget === 'password'
+      ? await reservePasswordTry(ctx.db, payer, staffLockPolicy, now)
+      : await reserveSecondFactorTry(ctx.db, payer.userId, staffLockPolicy, now);
+  if (reserved !== undefined) return { paid: true, attempt: { ...terms, budget: payer.budget, reserved } };
+  const current =
+    payer.budget === 'password'
+      ? await findStaffUser(ctx.db, payer.kind, payer.username)
+      : await findStaffUserById(ctx.db, payer.userId);
+  return { paid: false, user: current?.disabled ? undefined : current };
+}
+
+/** An attempt on a locked budget: audited as locked, refused with when that budget's lock ends. */
+export async function refuseLockedAttempt(
+  ctx: AppContext,
+  budget: StaffBudget,
+  user: StaffUser,
+  terms: AttemptTerms,
+): Promise<never> {
+  await ctx.audit.record({
+    event: terms.event,
+    outcome: 'locked',
+    actor: actorOf(user),
+    tenantId: user.tenantId,
+    ip: terms.ip,
+    ...(terms.detail === undefined ? {} : { detail: terms.detail }),
+  });
+  const until = budget === 'password' ? user.lockedUntil : user.secondFactorLockedUntil;
+  throw refuse('userLocked', { retryAt: { until, now: ctx.clock.now() } });
+}
+
+/** Judges a paid attempt with `judge`, giving its place back when judging fails for another reason than the answer. */
+export function judgeAttempt<Verdict>(
+  ctx: AppContext,
+  attempt: StaffAttempt,
+  judge: () => Promise<Verdict>,
+): Promise<Verdict> {
+  return judge().catch(async (error: unknown) => {
+    await giveBackAttempt(ctx, attempt);
+    throw error;
+  });
+}
+
+/**
+ * A wrong attempt keeps its place in the count; the one that reaches the threshold locks its
+ * budget and mails the owner when it set the lock. Audited with `reason`; `refusal` answers a
+ * wrong attempt that does not lock.
+ */
 export async function refuseWrongAttempt(
   ctx: AppContext,
-  attempt: {
-    user: StaffUser;
-    budget: 'password' | 'second-factor';
-    wrong: WrongTry;
-    event: string;
-    ip: string;
-    detail: Record<string, unknown>;
-  },
+  attempt: StaffAttempt,
+  reason: string,
   refusal: () => ApiError,
 ): Promise<never> {
-  const { user, wrong, ip } = attempt;
+  const { reserved: user, ip } = attempt;
   const now = ctx.clock.now();
+  const wrong =
+    attempt.budget === 'password'
+      ? await recordWrongPasswordTry(ctx.db, user, staffLockPolicy, now)
+      : await recordWrongSecondFactorTry(ctx.db, user, staffLockPolicy, now);
   await ctx.audit.record({
     event: attempt.event,
     outcome: wrong.locks ? 'locked' : 'failure',
     actor: actorOf(user),
     tenantId: user.tenantId,
     ip,
-    detail: attempt.detail,
+    detail: { ...attempt.detail, reason },
   });
   if (!wrong.locks) throw refusal();
   if (wrong.lockedNow && wrong.lockedUntil !== null) {
@@ -58,90 +153,23 @@ export async function refuseWrongAttempt(
   throw refuse('userLocked', { retryAt: { until: wrong.lockedUntil, now } });
 }
 
-/** A second factor's try, paid for before it is judged. */
-export interface SecondFactorTry {
-  reserved: StaffUser;
-  event: string;
-  ip: string;
-  method: SecondFactorMethod;
-}
-
 /**
- * Pays for one second-factor try from the account's second-factor budget. A locked one is refused,
- * with when to try again, before anything is compared.
+ * A right attempt gives its place back, with `writes` committing together; answers false, with
+ * nothing written, when the user was disabled or the password changed during the attempt.
  */
-export async function payForSecondFactorTry(
+export function settleAttempt(
   ctx: AppContext,
-  user: Pick<StaffUser, 'id' | 'kind' | 'tenantId'>,
-  attempt: { ip: string; method: SecondFactorMethod },
-): Promise<SecondFactorTry> {
-  const event = `${user.kind}.second-factor`;
-  const now = ctx.clock.now();
-  const reserved = await reserveSecondFactorTry(ctx.db, user.id, staffLockPolicy, now);
-  if (reserved !== undefined) return { reserved, event, ip: attempt.ip, method: attempt.method };
-  const current = await findStaffUserById(ctx.db, user.id);
-  if (current === undefined || current.disabled) throw refuse('notAuthorized');
-  await ctx.audit.record({
-    event,
-    outcome: 'locked',
-    actor: actorOf(user),
-    tenantId: user.tenantId,
-    ip: attempt.ip,
-    detail: { method: attempt.method },
-  });
-  throw refuse('userLocked', { retryAt: { until: current.secondFactorLockedUntil, now } });
-}
-
-/**
- * A wrong try keeps its place in the count; the one that reaches the threshold locks second-factor
- * sign-in. `refusal` answers a wrong try that does not lock (a passkey's own message, say).
- */
-export async function refuseWrongSecondFactorTry(
-  ctx: AppContext,
-  paid: SecondFactorTry,
-  reason: string,
-  refusal: () => ApiError = () => refuse('wrongSecondFactorCode'),
-): Promise<never> {
-  const wrong = await recordWrongSecondFactorTry(ctx.db, paid.reserved, staffLockPolicy, ctx.clock.now());
-  return refuseWrongAttempt(
-    ctx,
-    {
-      user: paid.reserved,
-      budget: 'second-factor',
-      wrong,
-      event: paid.event,
-      ip: paid.ip,
-      detail: { method: paid.method, reason },
-    },
-    refusal,
-  );
-}
-
-/**
- * A right try gives its place back, with `writes` in the same transaction; answers false when the
- * user was disabled or the password changed meanwhile.
- */
-export function settleSecondFactor(
-  ctx: AppContext,
-  paid: SecondFactorTry,
+  attempt: StaffAttempt,
   writes: readonly StatementPart[] = [],
 ): Promise<boolean> {
-  return settleSecondFactorTry(ctx.db, paid.reserved, writes);
+  return attempt.budget === 'password'
+    ? settlePasswordTry(ctx.db, attempt.reserved, writes)
+    : settleSecondFactorTry(ctx.db, attempt.reserved, writes);
 }
 
-/** A try that was paid for but never judged gives its place back. */
-export function giveBackSecondFactor(ctx: AppContext, paid: SecondFactorTry): Promise<void> {
-  return giveBackSecondFactorTry(ctx.db, paid.reserved);
-}
-
-/** Judges a paid try with `judge`, giving its place back when judging fails for another reason than the answer. */
-export function judgeSecondFactorTry<Verdict>(
-  ctx: AppContext,
-  paid: SecondFactorTry,
-  judge: () => Promise<Verdict>,
-): Promise<Verdict> {
-  return judge().catch(async (error: unknown) => {
-    await giveBackSecondFactor(ctx, paid);
-    throw error;
-  });
+/** An attempt that was paid for but never judged gives its place back. */
+export function giveBackAttempt(ctx: AppContext, attempt: StaffAttempt): Promise<void> {
+  return attempt.budget === 'password'
+    ? giveBackPasswordTry(ctx.db, attempt.reserved)
+    : giveBackSecondFactorTry(ctx.db, attempt.reserved);
 }

@@ -8,12 +8,8 @@ import {
   claimResetToken,
   findResetToken,
   findStaffUser,
-  giveBackAttempt,
   insertResetToken,
   type PasswordChangeEnded,
-  recordRightPassword,
-  recordWrongPassword,
-  reserveAttempt,
   type StaffUser,
   setPassword as storePassword,
 } from '../stores/staff-users.ts';
@@ -28,7 +24,14 @@ import {
 } from './second-factors.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
 import type { NewSession } from './sessions.ts';
-import { refuseWrongAttempt, staffLockPolicy } from './staff-attempts.ts';
+import {
+  judgeAttempt,
+  refuseLockedAttempt,
+  refuseWrongAttempt,
+  reserveAttempt,
+  type StaffAttempt,
+  settleAttempt,
+} from './staff-attempts.ts';
 import {
   mailSecurityNotice,
   mailStaffUser,
@@ -36,8 +39,7 @@ import {
   resetTokenLifetimeMs,
   staffMailTexts,
 } from './staff-mail.ts';
-
-export const normaliseUsername = (username: string) => username.trim().toLowerCase();
+import { normaliseUsername } from './staff-users.ts';
 
 /** The enabled user of that kind and username, as stored. */
 async function findEnabledUser(
@@ -77,26 +79,26 @@ interface PasswordCheck {
   whileHashing?: (reserved: StaffUser) => Promise<void>;
 }
 
+/** A password checked right: its attempt, still to be settled, and the row it was checked against. */
+interface RightPassword {
+  attempt: StaffAttempt;
+  user: StaffUser;
+}
+
 /**
- * Checks a username and password, the attempt paid for first (`reserveAttempt`). An unknown or
- * disabled user costs the same hashing work and answers as a wrong password; a locked account, or
- * one whose budget attempts in flight have spent, is refused before its password is looked at.
- * Answers the row the right password was checked against; its reserved place is still taken.
- * When the client has gone before a hashing thread takes the check, it rejects with a
- * `ClientGoneError` and gives the place back.
+ * Checks a username and password, the attempt paid for first. An unknown or disabled user costs
+ * the same hashing work and answers as a wrong password; a locked account, or one whose budget
+ * attempts in flight have spent, is refused before its password is looked at. Answers the right
+ * password's attempt, its reserved place still taken. When the client has gone before a hashing
+ * thread takes the check, it rejects with a `ClientGoneError` and gives the place back.
  */
-async function checkPassword(check: PasswordCheck): Promise<StaffUser> {
+async function checkPassword(check: PasswordCheck): Promise<RightPassword> {
   const { ctx, kind, username, password, ip, event, clientGone } = check;
-  const reserved = await reserveAttempt(
-    ctx.db,
-    { kind, username: normaliseUsername(username) },
-    staffLockPolicy,
-    ctx.clock.now(),
-  );
-  if (reserved === undefined) {
-    const user = await findEnabledUser(ctx, kind, username);
+  const payer = { budget: 'password', kind, username: normaliseUsername(username) } as const;
+  const reservation = await reserveAttempt(ctx, payer, { event, ip });
+  if (!reservation.paid) {
     await verifyPassword(undefined, password, clientGone);
-    if (user === undefined) {
+    if (reservation.user === undefined) {
       await ctx.audit.record({
         event,
         outcome: 'failure',
@@ -106,31 +108,17 @@ async function checkPassword(check: PasswordCheck): Promise<StaffUser> {
       });
       throw refuse('invalidSignIn');
     }
-    await ctx.audit.record({
-      event,
-      outcome: 'locked',
-      actor: `${kind}:${user.id}`,
-      tenantId: user.tenantId,
-      ip,
-    });
-    throw refuse('userLocked', { retryAt: { until: user.lockedUntil, now: ctx.clock.now() } });
+    return refuseLockedAttempt(ctx, 'password', reservation.user, { event, ip });
   }
-  const matches = await Promise.all([
-    verifyPassword(reserved.passwordHash, password, clientGone),
-    check.whileHashing?.(reserved),
-  ])
-    .then(([verified]) => verified)
-    .catch(async (error: unknown) => {
-      await giveBackAttempt(ctx.db, reserved);
-      throw error;
-    });
-  if (matches) return reserved;
-  const wrong = await recordWrongPassword(ctx.db, reserved, staffLockPolicy, ctx.clock.now());
-  return refuseWrongAttempt(
-    ctx,
-    { user: reserved, budget: 'password', wrong, event, ip, detail: { reason: 'wrong password' } },
-    () => refuse('invalidSignIn'),
+  const { attempt } = reservation;
+  const matches = await judgeAttempt(ctx, attempt, () =>
+    Promise.all([
+      verifyPassword(attempt.reserved.passwordHash, password, clientGone),
+      check.whileHashing?.(attempt.reserved),
+    ]).then(([verified]) => verified),
   );
+  if (matches) return { attempt, user: attempt.reserved };
+  return refuseWrongAttempt(ctx, attempt, 'wrong password', () => refuse('invalidSignIn'));
 }
 
 /** A right password that proves nothing: the user was disabled or the password changed during the check. */
@@ -161,12 +149,12 @@ export async function staffSignIn(
     await terms;
   };
   const check: PasswordCheck = { ctx, kind, ...credentials, ip, event, clientGone, whileHashing };
-  const user = await checkPassword(check);
+  const { attempt, user } = await checkPassword(check);
   const actor = `${kind}:${user.id}`;
   const { passwordExpired, access: granted } = await (terms ?? rightPasswordTerms(ctx, user));
   // A user with a second factor passes it first: the password change then needs that factor.
   if (passwordExpired && granted.accessType !== 'SecondFactorPending') {
-    if (!(await recordRightPassword(ctx.db, user))) return refuseChangedDuringCheck(check, user);
+    if (!(await settleAttempt(ctx, attempt))) return refuseChangedDuringCheck(check, user);
     await ctx.audit.record({
       event,
       outcome: 'failure',
@@ -192,7 +180,7 @@ export async function staffSignIn(
       ...(granted.hasRestrictedAccess ? { accessType: granted.accessType } : {}),
     },
   });
-  if (!(await recordRightPassword(ctx.db, user, [...reserved.inserts(session), audited]))) {
+  if (!(await settleAttempt(ctx, attempt, [...reserved.inserts(session), audited]))) {
     return refuseChangedDuringCheck(check, user);
   }
   return reserved.firstPair(session, {
@@ -433,11 +421,11 @@ export async function changePassword(
     ip,
     event: `${kind}.password.change`,
   };
-  const reserved = await checkPassword(check).catch(asWrongCurrentPassword);
+  const { attempt, user: reserved } = await checkPassword(check).catch(asWrongCurrentPassword);
   try {
     await assertStrongPassword(change.newPassword, [reserved.username, reserved.email, reserved.displayName]);
   } catch (error) {
-    await recordRightPassword(ctx.db, reserved);
+    await settleAttempt(ctx, attempt);
     throw error;
   }
   // Attempts still in flight were made against the old password and count for nothing now.

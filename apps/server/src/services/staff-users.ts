@@ -14,10 +14,11 @@ import {
 } from '../stores/staff-users.ts';
 import { hashPassword } from './passwords.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
-import { normaliseUsername } from './staff-auth.ts';
 import { resetPasswordUrl } from './staff-mail.ts';
 import { staffRoleIds } from './staff-roles.ts';
 import { tenantBySubdomain } from './tenants.ts';
+
+export const normaliseUsername = (username: string) => username.trim().toLowerCase();
 
 /** How long the one-use link that sets a new account's first password stays valid. */
 export const initialPasswordLinkHours = 72;

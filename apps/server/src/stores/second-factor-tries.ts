@@ -91,8 +91,8 @@ export async function settleSecondFactorTry(
   reserved: StaffUser,
   writes: readonly StatementPart[] = [],
 ): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const [settled] = await tx
+  const settle = (tx: Pick<Database, 'update'>) =>
+    tx
       .update(staffUsers)
       .set({
         secondFactorFailedCount: sql`CASE WHEN ${staffUsers.secondFactorFailedCount} = ${reserved.secondFactorFailedCount} THEN 0 ELSE GREATEST(${staffUsers.secondFactorFailedCount} - 1, 0) END`,
@@ -105,6 +105,10 @@ export async function settleSecondFactorTry(
         ),
       )
       .returning({ id: staffUsers.id });
+  // Alone, the update is its own transaction: one round trip instead of three.
+  if (writes.length === 0) return (await settle(db)).length > 0;
+  return db.transaction(async (tx) => {
+    const [settled] = await settle(tx);
     if (settled === undefined) return false;
     for (const write of writes) await tx.execute(sqlOf(write));
     return true;

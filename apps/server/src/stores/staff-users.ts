@@ -63,7 +63,7 @@ const notLockedAt = (now: Date) => or(isNull(staffUsers.lockedUntil), lte(staffU
  * update that also reads the user. After a quiet period the counts start over first, and the
  * settled row no longer shows a last failure, so attempts reserved alongside count on from it.
  */
-export async function reserveAttempt(
+export async function reservePasswordTry(
   db: Database,
   user: { kind: StaffKind; username: string },
   policy: LockPolicy,
@@ -130,7 +130,7 @@ export type WrongTry = { locks: false } | { locks: true; lockedUntil: Date | nul
  * the account, unless a lock was set meanwhile or the password changed (which proves nothing).
  * Answers until when it locked, or null.
  */
-export async function recordWrongPassword(
+export async function recordWrongPasswordTry(
   db: Database,
   reserved: StaffUser,
   policy: LockPolicy,
@@ -160,7 +160,7 @@ const rightPasswordWritesOf = oncePerHandle((db) => unchangedWritesBatchedByTurn
  * commit in the same statement; nothing does, answered false, when the user was disabled or the
  * password changed during the check.
  */
-export async function recordRightPassword(
+export async function settlePasswordTry(
   db: Database,
   reserved: StaffUser,
   writes: readonly StatementPart[] = [],
@@ -186,7 +186,7 @@ export async function recordRightPassword(
 }
 
 /** An attempt that was paid for but never judged (its client left) gives its place back. */
-export async function giveBackAttempt(db: Database, reserved: StaffUser): Promise<void> {
+export async function giveBackPasswordTry(db: Database, reserved: StaffUser): Promise<void> {
   await db
     .update(staffUsers)
     .set({ failedCount: sql`GREATEST(${staffUsers.failedCount} - 1, 0)` })
