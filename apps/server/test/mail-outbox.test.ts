@@ -6,7 +6,6 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/index.ts';
 import { auditLog, mailOutbox } from '../src/db/schema.ts';
-import { executePart } from '../src/db/sql.ts';
 import {
   createMailService,
   createSmtpMailer,
@@ -48,9 +47,9 @@ const unsubscribe = {
 /** Queues a mail to each address without starting its delivery. */
 async function queueMails(server: TestServer, recipients: readonly string[]): Promise<void> {
   for (const to of recipients) {
-    await executePart(
+    await insertOutboxMail(
       server.ctx.db,
-      server.ctx.mail.insertOf({
+      server.ctx.mail.rowOf({
         kind: 'test',
         tenantId: 1001,
         to,

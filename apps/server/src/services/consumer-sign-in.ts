@@ -15,13 +15,14 @@ import { directSignInEvent } from '../stores/direct-sign-ins.ts';
 import { findIdentityTokenToVerify } from '../stores/identity-tokens.ts';
 import { earlierPendingEndCause, endEarlierPendingSessions, revokeSession } from '../stores/sessions.ts';
 import { findTenantByIdAndSubdomain, type SignInTenant } from '../stores/tenants.ts';
+import { writeTokenlessSuccess } from '../stores/verifications.ts';
 import { signInWithDirectLink } from './direct-sign-in.ts';
 import { isExpired } from './identity-tokens.ts';
 import {
+  consumerOf,
   missingFields,
   type VerificationAnswers,
   type VerificationRefusal,
-  type VerificationResult,
   type VerifiedConsumer,
   verifyWithoutToken,
   verifyWithToken,
@@ -268,7 +269,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       consumerId: pending.consumerId,
       sessionId,
       now,
-      mailInsert: (where) => ctx.mail.insertOf(pending.mail, where),
+      mail: ctx.mail.rowOf(pending.mail),
     });
     if ('retryAfterMs' in paid) {
       await revokeSession(db, sessionId, codeMailLimitCause, now);
@@ -388,36 +389,43 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
 
       // A consumer without a link is always asked for the mailed code.
       const mfaNeeded = tenant.mfaRequired || found === null;
-      const plan = (consumer: VerifiedConsumer) =>
+      // What a success leads to is decided once, before the verification: a race that decides the
+      // answer again under the row locks writes the same session and code.
+      const planFor = (consumer: VerifiedConsumer) =>
         lookupPlan({ tenant, mfaNeeded, tokenGuid, consumer, pageLanguage: body.language, ip, now });
       const verification = { answers, pepper: ctx.pepper, now };
-      let result: VerificationResult<LookupPlan>;
+      let verified: { consumer: VerifiedConsumer; plan: LookupPlan };
       if (found === null) {
-        result = await verifyWithoutToken(db, { ...verification, tenantId: tenant.id, onSuccess: plan });
+        const result = await verifyWithoutToken(db, { ...verification, tenantId: tenant.id });
+        if (result.outcome !== 'verified') return refuseVerification(ip, tenant, result, tokenGuid);
+        verified = { consumer: result.consumer, plan: planFor(result.consumer) };
+        await writeTokenlessSuccess(db, verified.plan.writes);
       } else {
         const { token } = found.record;
-        result = await verifyWithToken(db, {
+        const plan = planFor(consumerOf(found.consumerRow));
+        const result = await verifyWithToken(db, {
           ...verification,
-          onSuccess: plan,
+          successWrites: plan.writes,
           asRead: { consumer: found.consumerRow, token },
           token: { guid: token.guid, shortId: token.shortId },
           fields: verificationFieldsFor(token.signInType),
         });
+        if (result.outcome !== 'verified') return refuseVerification(ip, tenant, result, tokenGuid);
+        verified = { consumer: result.consumer, plan };
       }
-      if (result.outcome !== 'verified') return refuseVerification(ip, tenant, result, tokenGuid);
-
-      const { opened, codeMail: pending } = result.plan;
+      const { consumer, plan } = verified;
+      const { opened, codeMail: pending } = plan;
       if (opened === null) throw refuse('noAddressOnFile');
       const { reserved, session } = opened;
       if (pending === null) {
-        const ended = await endEarlierPendingSessions(db, result.consumer.id, reserved.id, now);
-        await auditSessionEnds(result.consumer.id, ended, earlierPendingEndCause, tenant, ip);
-        await keepLanguage(result.consumer.id, body.language ?? null, result.consumer.language);
+        const ended = await endEarlierPendingSessions(db, consumer.id, reserved.id, now);
+        await auditSessionEnds(consumer.id, ended, earlierPendingEndCause, tenant, ip);
+        await keepLanguage(consumer.id, body.language ?? null, consumer.language);
       } else {
         await sendCode(pending, reserved.id, tenant, ip, now);
       }
       const authToken = await reserved.firstPair(session, {
-        consumerName: result.consumer.name,
+        consumerName: consumer.name,
         staffName: null,
         launchedByName: null,
       });

@@ -31,7 +31,6 @@ import {
   type TokenKey,
   type VerificationRow,
   writeAttemptIfUnchanged,
-  writeTokenlessSuccess,
 } from '../stores/verifications.ts';
 import { hashVerificationValue, verificationValueMatches } from './keyed-hash.ts';
 
@@ -57,18 +56,6 @@ export interface VerifiedConsumer {
   language: Language | null;
 }
 
-/**
- * What a successful verification leads to, decided by the caller once the consumer is known: its
- * `writes` (the session it opens, its code and their audit row) run in the statement that records
- * the success, under the verification's row locks, so the verification and the session commit
- * together, in one commit. The plan comes back in the verified result.
- */
-export interface SuccessPlan {
-  writes: readonly StatementPart[];
-}
-
-export type PlanOnSuccess<Plan extends SuccessPlan> = (consumer: VerifiedConsumer) => Plan;
-
 /** Every outcome of a verification but success. */
 export type VerificationRefusal =
   | {
@@ -88,9 +75,7 @@ export type VerificationRefusal =
     }
   | { outcome: 'ambiguous'; lockedNow: boolean; attempts: AttemptsLeft };
 
-export type VerificationResult<Plan extends SuccessPlan> =
-  | { outcome: 'verified'; consumer: VerifiedConsumer; plan: Plan }
-  | VerificationRefusal;
+export type VerificationResult = { outcome: 'verified'; consumer: VerifiedConsumer } | VerificationRefusal;
 
 const hashColumns = {
   last4Ssn: 'last4SsnHash',
@@ -109,11 +94,11 @@ export function missingFields(
   });
 }
 
-function consumerOf(row: ConsumerRow): VerifiedConsumer {
+export function consumerOf(row: ConsumerRow): VerifiedConsumer {
   return { id: row.id, consumerId: row.consumerId, name: row.name, email: row.email, language: row.language };
 }
 
-export interface TokenVerificationInput<Plan extends SuccessPlan> {
+export interface TokenVerificationInput {
   /** The rows as the caller read them with the token, without a lock. */
   asRead: VerificationRow;
   token: TokenKey;
@@ -121,7 +106,13 @@ export interface TokenVerificationInput<Plan extends SuccessPlan> {
   answers: VerificationAnswers;
   pepper: string;
   now: Date;
-  onSuccess: PlanOnSuccess<Plan>;
+  /**
+   * What a success writes (the session it opens, its code and their audit row), decided by the
+   * caller from the consumer as read before the verification: they run in the statement that
+   * records the success, under the verification's row locks, so the verification and the session
+   * commit together. Deciding again under the locks writes the same ones.
+   */
+  successWrites: readonly StatementPart[];
 }
 
 /** Tries left unknown: the budget's rows were gone when the answer was judged. */
@@ -136,10 +127,10 @@ function laterOf(first: LockState, second: LockState, now: Date): Date | null {
 }
 
 /** What the rows decide: the result, and what it writes (nothing while locked). */
-function decide<Plan extends SuccessPlan>(
+function decide(
   row: VerificationRow | undefined,
-  input: TokenVerificationInput<Plan>,
-): { result: VerificationResult<Plan>; writes?: AttemptWrites } {
+  input: TokenVerificationInput,
+): { result: VerificationResult; writes?: AttemptWrites } {
   const { now } = input;
   if (row === undefined) {
     return {
@@ -180,13 +171,12 @@ function decide<Plan extends SuccessPlan>(
     ),
   );
   if (matches.length > 0 && matches.every(Boolean)) {
-    const plan = input.onSuccess(consumer);
     return {
-      result: { outcome: 'verified', consumer, plan },
+      result: { outcome: 'verified', consumer },
       writes: writes(
         recordSuccess(consumerState, now),
         { ...recordSuccess(tokenState, now), lastUsedAt: now },
-        plan.writes,
+        input.successWrites,
       ),
     };
   }
@@ -218,10 +208,10 @@ function decide<Plan extends SuccessPlan>(
  * The common case, one attempt at a time on a consumer, decides on the rows as read without a
  * lock; when another attempt changed them before the write, it decides again with both rows locked.
  */
-export async function verifyWithToken<Plan extends SuccessPlan>(
+export async function verifyWithToken(
   db: Database,
-  input: TokenVerificationInput<Plan>,
-): Promise<VerificationResult<Plan>> {
+  input: TokenVerificationInput,
+): Promise<VerificationResult> {
   const { result, writes } = decide(input.asRead, input);
   if (writes === undefined || (await writeAttemptIfUnchanged(db, input.asRead, writes))) return result;
   return judgeUnderLock(db, { consumerId: input.asRead.consumer.id, token: input.token }, (row) =>
@@ -229,12 +219,11 @@ export async function verifyWithToken<Plan extends SuccessPlan>(
   );
 }
 
-export interface TokenlessVerificationInput<Plan extends SuccessPlan> {
+export interface TokenlessVerificationInput {
   tenantId: number;
   answers: VerificationAnswers;
   pepper: string;
   now: Date;
-  onSuccess: PlanOnSuccess<Plan>;
 }
 
 /** Token-less verifications of one tenant, ZIP code and date of birth share a budget, as a link's tries do. */
@@ -252,12 +241,13 @@ function identityBudget(tenantId: number, postalCodeHash: string, dateOfBirthHas
  * Each try is paid from the budget of its ZIP code and date of birth before it is judged, so the
  * last four SSN digits cannot be run through; while that budget is locked, every answer is the
  * same. An ambiguous match is a failure too. The consumer's own lock (counted by its links) is
- * not consulted: refusing only the right answers would tell them from the wrong ones.
+ * not consulted: refusing only the right answers would tell them from the wrong ones. The
+ * consumer is known only once matched: what a success leads to is the caller's to write.
  */
-export async function verifyWithoutToken<Plan extends SuccessPlan>(
+export async function verifyWithoutToken(
   db: Database,
-  input: TokenlessVerificationInput<Plan>,
-): Promise<VerificationResult<Plan>> {
+  input: TokenlessVerificationInput,
+): Promise<VerificationResult> {
   const [last4SsnHash, postalCodeHash, dateOfBirthHash] = allVerificationFields.map((field) =>
     hashVerificationValue(input.pepper, field, input.answers[field] ?? ''),
   );
@@ -295,8 +285,5 @@ export async function verifyWithoutToken<Plan extends SuccessPlan>(
     };
   }
   await recordSucceededAttempt(db, budget, take.taken);
-  const consumer = consumerOf(candidate);
-  const plan = input.onSuccess(consumer);
-  await writeTokenlessSuccess(db, plan.writes);
-  return { outcome: 'verified', consumer, plan };
+  return { outcome: 'verified', consumer: consumerOf(candidate) };
 }

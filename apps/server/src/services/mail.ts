@@ -3,7 +3,6 @@ import type { Transporter } from 'nodemailer';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { MailEvidence } from '../db/schema.ts';
-import type { StatementPart } from '../db/sql.ts';
 import {
   claimDueMail,
   deleteUnsentOutboxMail,
@@ -13,7 +12,6 @@ import {
   markOutboxMailSent,
   type NewOutboxMail,
   type OutboxMail,
-  outboxMailInsert,
   unsentMailBacklog,
 } from '../stores/mail-outbox.ts';
 import { traced } from '../tracing.ts';
@@ -143,11 +141,11 @@ export interface MailService {
   /** Stores the mail in the outbox (so it is never lost) and starts its delivery. Returns its id. */
   enqueueMail(input: EnqueueMailInput): Promise<number>;
   /**
-   * The outbox insert of one mail, not yet run: for a caller that writes it in the statement of
-   * what the mail belongs to (a sign-in and its code), so both commit together in one round trip.
-   * The caller starts the delivery with `deliverSoon` once the statement has run.
+   * The outbox row of one mail, not yet written: for a caller whose store writes it in the
+   * statement of what the mail belongs to (a sign-in and its code), so both commit together in one
+   * round trip. The caller starts the delivery with `deliverSoon` once the statement has run.
    */
-  insertOf(input: EnqueueMailInput, where?: StatementPart): StatementPart;
+  rowOf(input: EnqueueMailInput): NewOutboxMail;
   /** Starts delivering what is due, without waiting for it. */
   deliverSoon(): void;
   /**
@@ -394,8 +392,8 @@ export function createMailService(deps: {
       fill();
       return id;
     },
-    insertOf(input, where) {
-      return outboxMailInsert(outboxRowOf(input, clock.now()), where);
+    rowOf(input) {
+      return outboxRowOf(input, clock.now());
     },
     deliverSoon: fill,
     async deliverPending() {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { codeMailBudgets } from '../db/schema.ts';
 import { executePart, fixedText, type StatementPart, sqlPart } from '../db/sql.ts';
+import { type NewOutboxMail, outboxMailInsert } from './mail-outbox.ts';
 import { earlierPendingSessionsEnd } from './sessions.ts';
 
 /**
@@ -74,7 +75,7 @@ export async function takeCodeMail(
 
 /**
  * A lookup's code mail, in one statement: takes its place in the consumer's hour and, only when it
- * is taken, queues the mail (`mailInsert` under the condition it is given) and ends the consumer's
+ * is taken, queues the mail and ends the consumer's
  * earlier pending sessions. Answers their ids, or how long until a place frees up.
  */
 export function takeLookupCodeMail(
@@ -83,11 +84,11 @@ export function takeLookupCodeMail(
     consumerId: number;
     sessionId: string;
     now: Date;
-    mailInsert: (where: StatementPart) => StatementPart;
+    mail: NewOutboxMail;
   },
 ): Promise<{ ended: string[] } | { retryAfterMs: number }> {
   return take(db, input.consumerId, input.now, (taken) => ({
-    mail: input.mailInsert(taken),
+    mail: outboxMailInsert(input.mail, taken),
     ended: earlierPendingSessionsEnd(input.consumerId, input.sessionId, input.now, taken),
   }));
 }
