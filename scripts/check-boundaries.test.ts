@@ -37,6 +37,7 @@ const fixture: Record<string, string> = {
     "export type { Database as Db } from '../db/index.ts';",
     "import { rows } from '../stores/rows.ts';",
     'export const run = (db: Database) => db.transaction(async () => rows);',
+    "import type { StatementPart } from '../db/sql.ts';",
     '',
   ].join('\n'),
   'apps/web/package.json': JSON.stringify({ name: '@fixture/web' }),
@@ -204,7 +205,7 @@ describe('findBoundaryViolations', () => {
     ]);
   });
 
-  it('reports a service or route using a statement, a table, a transaction or the read cache, and nothing for types or stores', async () => {
+  it('reports a service or route using a statement, a table, a transaction or the read cache, or even the type of a statement part, and nothing for other types or stores', async () => {
     const violations = await findBoundaryViolations(root);
     const query = 'apps/server/src/services/query.ts';
     expect(violations.filter((violation) => violation.rule === 'statements')).toEqual([
@@ -219,6 +220,13 @@ describe('findBoundaryViolations', () => {
       },
       { file: query, line: 6, specifier: 'drizzle-orm', rule: 'statements', into: 'drizzle-orm' },
       { file: query, line: 9, specifier: 'db.transaction(...)', rule: 'statements', into: 'a transaction' },
+      {
+        file: query,
+        line: 10,
+        specifier: '../db/sql.ts',
+        rule: 'statements',
+        into: 'apps/server/src/db/sql.ts',
+      },
     ]);
   });
 

@@ -54,10 +54,17 @@ function layerOf(file: string): { folder: string; rank: number } | undefined {
 /** The layers that say what happens and leave every statement to the stores. */
 const statementFreeLayers = new Set(['routes', 'services']);
 
+/**
+ * What routes and services may not import even for its types: the read cache, and statement parts
+ * (services hand stores rows; stores make the statements).
+ */
+const reservedEvenForTypes = new Set(['apps/server/src/stores/read-cache.ts', 'apps/server/src/db/sql.ts']);
+
 /** What only stores may use: the query builder, the database's modules, and the read cache. */
 function reservedForStores(specifier: string, imported: string | undefined): string | undefined {
   if (specifier === 'drizzle-orm' || specifier.startsWith('drizzle-orm/')) return 'drizzle-orm';
   if (imported === undefined) return undefined;
+  if (reservedEvenForTypes.has(imported)) return imported;
   if (imported.startsWith('apps/server/src/db/')) return 'apps/server/src/db';
   if (imported === 'apps/server/src/stores/read-cache.ts') return imported;
   return undefined;
@@ -83,8 +90,8 @@ function typesOnly(statement: ts.ImportDeclaration | ts.ExportDeclaration): bool
 }
 
 /**
- * A route's or service's imports of what only stores may use (the read cache even for its types),
- * and its transactions, which stores open.
+ * A route's or service's imports of what only stores may use (the read cache and statement parts
+ * even for their types), and its transactions, which stores open.
  */
 function statementViolations(
   file: string,
@@ -120,7 +127,7 @@ function statementViolations(
     const specifier = specifierNode.text;
     const into = reservedForStores(specifier, landing(specifier));
     if (into === undefined) return [];
-    if (typesOnly(statement) && into !== 'apps/server/src/stores/read-cache.ts') return [];
+    if (typesOnly(statement) && !reservedEvenForTypes.has(into)) return [];
     return [{ file: importer, line: lineOf(statement), specifier, rule: 'statements' as const, into }];
   });
   return [...imports, ...transactions];
@@ -261,7 +268,7 @@ const explanations: Record<BoundaryViolation['rule'], string> = {
   layer:
     'the server imports downwards only (routes, services, stores, db); move what both need to the lower layer',
   statements:
-    'only stores run statements and transactions and use the read cache; routes and services call a store function (types may be imported)',
+    'only stores run statements and transactions and use the read cache; routes and services call a store function and hand it rows (other types may be imported)',
 };
 
 async function main(): Promise<void> {

@@ -1,12 +1,6 @@
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import type { StatementPart } from '../db/sql.ts';
-import {
-  auditRowInsert,
-  insertAuditRows,
-  insertFirstLinkOpenings,
-  type NewAuditRow,
-} from '../stores/audit-log.ts';
+import { insertAuditRows, insertFirstLinkOpenings, type NewAuditRow } from '../stores/audit-log.ts';
 
 export type AuditOutcome = 'success' | 'failure' | 'locked' | 'revoked';
 
@@ -43,10 +37,10 @@ export interface AuditLog {
    */
   recordLinkOpenings(openings: LinkOpening[]): Promise<void>;
   /**
-   * The insert of one row, not yet run: for a caller that writes it in the same statement as the
+   * One row, not yet written: for a caller whose store writes it in the same statement as the
    * writes it describes (a sign-in), so the row commits with them, in the same round trip.
    */
-  insertOf(entry: AuditEntry): StatementPart;
+  rowOf(entry: AuditEntry): NewAuditRow;
 }
 
 /**
@@ -105,8 +99,8 @@ export function createAuditLog(
         })),
       );
     },
-    insertOf(entry) {
-      return auditRowInsert(rowOf(entry, clock.now()));
+    rowOf(entry) {
+      return rowOf(entry, clock.now());
     },
   };
 }

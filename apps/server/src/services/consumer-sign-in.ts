@@ -7,12 +7,12 @@ import {
   verificationFieldsFor,
 } from '@entry/domain';
 import type { AppContext } from '../context.ts';
-import type { StatementPart } from '../db/sql.ts';
 import { type AttemptsLeft, refuse } from '../refusals.ts';
 import { giveBackCodeMail, takeCodeMail, takeLookupCodeMail } from '../stores/code-mail-budget.ts';
 import { findConsumerMailTarget, saveConsumerLanguage } from '../stores/consumers.ts';
 import { directSignInEvent } from '../stores/direct-sign-ins.ts';
 import { findIdentityTokenToVerify } from '../stores/identity-tokens.ts';
+import type { RowWrites } from '../stores/row-writes.ts';
 import { earlierPendingEndCause, endEarlierPendingSessions, revokeSession } from '../stores/sessions.ts';
 import { findTenantByIdAndSubdomain, type SignInTenant } from '../stores/tenants.ts';
 import { writeTokenlessSuccess } from '../stores/verifications.ts';
@@ -29,8 +29,8 @@ import {
 } from './kba.ts';
 import { type EnqueueMailInput, oneTimeCodeMailKind } from './mail.ts';
 import { mailTexts } from './mail-texts.ts';
-import { consumeMfaCode, firstMfaCode, generateMfaCode, mfaCodeLifetimeMs, resendMfaCode } from './mfa.ts';
-import type { NewSession, ReservedSession, SessionPrincipal, WritesWithSession } from './sessions.ts';
+import { consumeMfaCode, generateMfaCode, mfaCodeLifetimeMs, mfaCodeRow, resendMfaCode } from './mfa.ts';
+import type { NewSession, ReservedSession, SessionPrincipal } from './sessions.ts';
 import { createSubscriptionLinks } from './subscriptions.ts';
 
 /**
@@ -86,7 +86,7 @@ export interface ConsumerSignIn {
 
 /** What a verified lookup writes, and the session it opens (none: MFA with no address on file). */
 interface LookupPlan {
-  writes: StatementPart[];
+  writes: RowWrites;
   opened: { reserved: ReservedSession; session: NewSession } | null;
   /** The code's mail, sent once the consumer's hourly budget of code mails allows it. */
   codeMail: PendingCodeMail | null;
@@ -158,7 +158,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
   }): LookupPlan {
     const { tenant, tokenGuid, consumer } = input;
     const audited = (outcome: 'success' | 'failure', detail: Record<string, unknown>) =>
-      audit.insertOf({
+      audit.rowOf({
         event: 'consumer.sign-in.lookup',
         actor: `consumer:${consumer.id}`,
         tenantId: tenant.id,
@@ -174,39 +174,45 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
     } as const;
     const opening = (
       session: NewSession,
-      alongside: WritesWithSession,
+      alongside: (sessionId: string) => Omit<RowWrites, 'sessions'>,
       codeMail: PendingCodeMail | null = null,
     ): LookupPlan => {
       const reserved = sessions.reserve();
       return {
         opened: { reserved, session },
-        writes: [...reserved.inserts(session), ...alongside(reserved.id)],
+        writes: { ...reserved.rows(session), ...alongside(reserved.id) },
         codeMail,
       };
     };
     if (!input.mfaNeeded) {
       return opening(
         { ...signedIn, accessType: 'Consumer', hasRestrictedAccess: false, roleId: consumerRoleId },
-        () => [audited('success', { mfa: false })],
+        () => ({ auditRows: [audited('success', { mfa: false })] }),
       );
     }
     const email = consumer.email;
     if (email === null || email.trim() === '') {
-      return { opened: null, writes: [audited('failure', { noAddress: true })], codeMail: null };
+      return {
+        opened: null,
+        writes: { auditRows: [audited('failure', { noAddress: true })] },
+        codeMail: null,
+      };
     }
     const code = generateMfaCode();
     return opening(
       { ...signedIn, accessType: 'MfaPending', hasRestrictedAccess: true, roleId: null },
-      (sessionId) => [
-        firstMfaCode({
-          sessionId,
-          code,
-          pepper: ctx.pepper,
-          now: input.now,
-          language: input.pageLanguage ?? null,
-        }),
-        audited('success', { mfa: 'pending' }),
-      ],
+      (sessionId) => ({
+        mfaCodes: [
+          mfaCodeRow({
+            sessionId,
+            code,
+            pepper: ctx.pepper,
+            now: input.now,
+            language: input.pageLanguage ?? null,
+          }),
+        ],
+        auditRows: [audited('success', { mfa: 'pending' })],
+      }),
       {
         consumerId: consumer.id,
         mail: codeMail(tenant, email, code, input.now, mailLanguageOf(input.pageLanguage, consumer, tenant)),

@@ -15,7 +15,6 @@ import {
   verificationFieldsFor,
 } from '@entry/domain';
 import type { Database } from '../db/index.ts';
-import type { StatementPart } from '../db/sql.ts';
 import type { AttemptsLeft } from '../refusals.ts';
 import {
   type Budget,
@@ -23,6 +22,7 @@ import {
   recordSucceededAttempt,
   takeAttempt,
 } from '../stores/attempt-budgets.ts';
+import type { RowWrites } from '../stores/row-writes.ts';
 import {
   type AttemptWrites,
   type ConsumerRow,
@@ -112,7 +112,7 @@ export interface TokenVerificationInput {
    * records the success, under the verification's row locks, so the verification and the session
    * commit together. Deciding again under the locks writes the same ones.
    */
-  successWrites: readonly StatementPart[];
+  successWrites: RowWrites;
 }
 
 /** Tries left unknown: the budget's rows were gone when the answer was judged. */
@@ -153,7 +153,7 @@ function decide(
   const writes = (
     consumerLocks: LockState,
     tokenLocks: AttemptWrites['tokenLocks'],
-    alongside: readonly StatementPart[],
+    alongside: RowWrites,
   ) => ({
     consumerId: row.consumer.id,
     token: input.token,
@@ -200,7 +200,7 @@ function decide(
         lockedUntil: lockedNow ? laterOf(tokenFailure.state, consumerFailure.state, now) : null,
       },
     },
-    writes: writes(consumerFailure.state, tokenFailure.state, []),
+    writes: writes(consumerFailure.state, tokenFailure.state, {}),
   };
 }
 

@@ -319,7 +319,7 @@ export function createMailService(deps: {
   /** Deletes mails whose content expired before they could go, each with its audit row. */
   async function dropExpired(rows: readonly OutboxMail[]): Promise<void> {
     const audited = rows.map((row) =>
-      audit.insertOf({
+      audit.rowOf({
         event: 'mail.dropped',
         outcome: 'failure',
         tenantId: row.tenantId,

@@ -1,7 +1,6 @@
 import { createHmac, randomInt } from 'node:crypto';
 import type { Language, LockPolicy } from '@entry/domain';
 import type { Database } from '../db/index.ts';
-import type { StatementPart } from '../db/sql.ts';
 import type { AttemptsLeft } from '../refusals.ts';
 import {
   type Budget,
@@ -9,13 +8,7 @@ import {
   recordSucceededAttempt,
   takeAttempt,
 } from '../stores/attempt-budgets.ts';
-import {
-  mfaCodeInsert,
-  replaceCodeUnlessRecent,
-  type StoredCode,
-  takeCodeTry,
-  useCode,
-} from '../stores/mfa-codes.ts';
+import { replaceCodeUnlessRecent, type StoredCode, takeCodeTry, useCode } from '../stores/mfa-codes.ts';
 import { hashesEqual } from './keyed-hash.ts';
 
 /**
@@ -44,7 +37,11 @@ interface IssueInput {
   language: Language | null;
 }
 
-function storedCode(input: IssueInput & { code: string }): StoredCode {
+/**
+ * A code's row: only its keyed hash, bound to its session. A new session's first code is written
+ * in the session's own statement; the code in clear goes only into the mail.
+ */
+export function mfaCodeRow(input: IssueInput & { code: string }): StoredCode {
   return {
     sessionId: input.sessionId,
     codeHash: hashMfaCode(input.pepper, input.sessionId, input.code),
@@ -52,14 +49,6 @@ function storedCode(input: IssueInput & { code: string }): StoredCode {
     expiresAt: new Date(input.now.getTime() + mfaCodeLifetimeMs),
     language: input.language,
   };
-}
-
-/**
- * The write of a new session's first code, for the session's own statement; the code in clear
- * goes only into the mail.
- */
-export function firstMfaCode(input: IssueInput & { code: string }): StatementPart {
-  return mfaCodeInsert(storedCode(input));
 }
 
 /** A new code for the session, voiding the earlier one, unless the last one is less than a minute old. */
@@ -70,7 +59,7 @@ export async function resendMfaCode(
   const code = generateMfaCode();
   const replaced = await replaceCodeUnlessRecent(
     db,
-    storedCode({ ...input, code }),
+    mfaCodeRow({ ...input, code }),
     new Date(input.now.getTime() - mfaResendIntervalMs),
   );
   if ('replaced' in replaced) return { code };

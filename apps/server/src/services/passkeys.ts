@@ -242,9 +242,9 @@ async function openPasskeySession(
       detail: { sessionId: reserved.id, method: 'passkey', step: 'sign-in' },
     },
   ].map((entry) =>
-    ctx.audit.insertOf({ ...entry, outcome: 'success', actor: actorOf(user), tenantId: user.tenantId, ip }),
+    ctx.audit.rowOf({ ...entry, outcome: 'success', actor: actorOf(user), tenantId: user.tenantId, ip }),
   );
-  if (!(await settleAttempt(ctx, attempt, [...reserved.inserts(session), ...audited]))) {
+  if (!(await settleAttempt(ctx, attempt, { ...reserved.rows(session), auditRows: audited }))) {
     throw refuse('notAuthorized');
   }
   return reserved.firstPair(session, {

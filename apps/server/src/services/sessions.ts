@@ -3,8 +3,8 @@ import type { AccessType, AuthTokenResult } from '@entry/domain';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { Scope } from '../db/schema.ts';
-import type { StatementPart } from '../db/sql.ts';
 import { refuse } from '../refusals.ts';
+import type { RowWrites } from '../stores/row-writes.ts';
 import {
   type AccessChange,
   changeAccess,
@@ -15,10 +15,9 @@ import {
   type SessionNames,
   type StoredRefreshToken,
   type StoredSession,
-  sessionInserts,
   useLiveSession,
-  writeAll,
-  writeAllReadingNames,
+  writeSession,
+  writeSessionReadingNames,
 } from '../stores/sessions.ts';
 import { createAccessTokens, subjectOf } from './access-tokens.ts';
 import type { AuditLog } from './audit.ts';
@@ -62,15 +61,7 @@ export interface RequireSessionOptions {
   allowRestricted?: readonly AccessType[];
 }
 
-/**
- * Writes that belong to a new session (its audit row, the first MFA code), given the session's
- * id: they run in the session's own statement, so a sign-in commits once and none of them is
- * written without the others.
- */
-export type WritesWithSession = (sessionId: string) => StatementPart[];
-
 export interface OpenOptions {
-  alongside?: WritesWithSession;
   /** The names the access token carries, where the caller has read them; else they are read with the writes. */
   names?: SessionNames;
 }
@@ -78,13 +69,13 @@ export interface OpenOptions {
 /**
  * A session whose id and first refresh token are chosen before the statement that writes it, for
  * a sign-in whose own statement writes the session with its other writes (a verification, a
- * direct link): `inserts` go into that statement, and `firstPair` signs once it has committed.
+ * direct link): its `rows` go into that statement, and `firstPair` signs once it has committed.
  */
 export interface ReservedSession {
   id: string;
   createdAt: Date;
   refreshToken: StoredRefreshToken;
-  inserts(session: NewSession): StatementPart[];
+  rows(session: NewSession): RowWrites;
   firstPair(session: NewSession, names: SessionNames): Promise<AuthTokenResult>;
 }
 
@@ -182,13 +173,12 @@ export function createSessionService(deps: {
   const service: SessionService = {
     async open(session, options = {}) {
       const reserved = service.reserve();
-      const writes = [...reserved.inserts(session), ...(options.alongside?.(reserved.id) ?? [])];
+      const row = rowOf(reserved.id, reserved.createdAt, session);
       if (options.names !== undefined) {
-        await writeAll(db, writes);
+        await writeSession(db, row, reserved.refreshToken);
         return reserved.firstPair(session, options.names);
       }
-      const row = rowOf(reserved.id, reserved.createdAt, session);
-      return reserved.firstPair(session, await writeAllReadingNames(db, writes, row));
+      return reserved.firstPair(session, await writeSessionReadingNames(db, row, reserved.refreshToken));
     },
 
     reserve() {
@@ -199,7 +189,9 @@ export function createSessionService(deps: {
         id,
         createdAt,
         refreshToken: refresh.stored,
-        inserts: (session) => sessionInserts(rowOf(id, createdAt, session), refresh.stored),
+        rows: (session) => ({
+          sessions: [{ row: rowOf(id, createdAt, session), refreshToken: refresh.stored }],
+        }),
         firstPair: (session, names) =>
           tokens.pairFor({ ...rowOf(id, createdAt, session), ...names }, refresh.token),
       };

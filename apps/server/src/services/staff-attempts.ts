@@ -1,8 +1,8 @@
 import type { LockPolicy } from '@entry/domain';
 import type { AppContext } from '../context.ts';
 import type { StaffKind } from '../db/schema.ts';
-import type { StatementPart } from '../db/sql.ts';
 import { type ApiError, refuse } from '../refusals.ts';
+import type { RowWrites } from '../stores/row-writes.ts';
 import {
   giveBackSecondFactorTry,
   recordWrongSecondFactorTry,
@@ -160,7 +160,7 @@ export async function refuseWrongAttempt(
 export function settleAttempt(
   ctx: AppContext,
   attempt: StaffAttempt,
-  writes: readonly StatementPart[] = [],
+  writes: RowWrites = {},
 ): Promise<boolean> {
   return attempt.budget === 'password'
     ? settlePasswordTry(ctx.db, attempt.reserved, writes)

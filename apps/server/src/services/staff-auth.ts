@@ -169,7 +169,7 @@ export async function staffSignIn(
   // The right password, the session and its audit row commit together in one statement.
   const session: NewSession = { scope: kind, tenantId: user.tenantId, staffUserId: user.id, ...granted };
   const reserved = ctx.sessions.reserve();
-  const audited = ctx.audit.insertOf({
+  const audited = ctx.audit.rowOf({
     event,
     outcome: 'success',
     actor,
@@ -180,7 +180,7 @@ export async function staffSignIn(
       ...(granted.hasRestrictedAccess ? { accessType: granted.accessType } : {}),
     },
   });
-  if (!(await settleAttempt(ctx, attempt, [...reserved.inserts(session), audited]))) {
+  if (!(await settleAttempt(ctx, attempt, { ...reserved.rows(session), auditRows: [audited] }))) {
     return refuseChangedDuringCheck(check, user);
   }
   return reserved.firstPair(session, {
@@ -326,7 +326,7 @@ async function setPassword(
           detail: { sessionId, cause: 'password-changed' },
         }),
       ),
-    ].map((entry) => ctx.audit.insertOf(entry));
+    ].map((entry) => ctx.audit.rowOf(entry));
   const now = ctx.clock.now();
   const ended = await storePassword(
     ctx.db,

@@ -11,6 +11,7 @@ import {
   sqlPart,
   writesTogether,
 } from '../db/sql.ts';
+import { auditRowInsert, type NewAuditRow } from './audit-log.ts';
 
 /** The outbox of mail to send: every statement about its table. */
 
@@ -140,18 +141,18 @@ export function markOutboxMailSent(db: Database, id: number, at: Date): Promise<
 }
 
 /**
- * Deletes the unsent mails of `ids`, with `alongside` (the record of why) in the same statement:
+ * Deletes the unsent mails of `ids`, with `auditRows` (the record of why) in the same statement:
  * both commit together.
  */
 export async function deleteUnsentOutboxMail(
   db: Database,
   ids: readonly number[],
-  alongside: readonly StatementPart[],
+  auditRows: readonly NewAuditRow[],
 ): Promise<void> {
   if (ids.length === 0) return;
   const deletion = sqlPart`DELETE FROM mail_outbox
   WHERE id = ANY(string_to_array(${ids.join(',')}::text, ',')::bigint[]) AND sent_at IS NULL`;
-  await executePart(db, writesTogether([deletion, ...alongside]));
+  await executePart(db, writesTogether([deletion, ...auditRows.map(auditRowInsert)]));
 }
 
 /** Deletes up to `limit` mails sent before `cutoff`; answers how many it deleted. */

@@ -2,7 +2,8 @@ import { type LockPolicy, type LockState, lockedAfter, quietResetMs } from '@ent
 import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { staffUsers } from '../db/schema.ts';
-import { type StatementPart, sqlOf } from '../db/sql.ts';
+import { sqlOf } from '../db/sql.ts';
+import { type RowWrites, statementsOfRows } from './row-writes.ts';
 import type { StaffUser, WrongTry } from './staff-users.ts';
 
 /**
@@ -89,8 +90,9 @@ export async function recordWrongSecondFactorTry(
 export async function settleSecondFactorTry(
   db: Database,
   reserved: StaffUser,
-  writes: readonly StatementPart[] = [],
+  writes: RowWrites = {},
 ): Promise<boolean> {
+  const statements = statementsOfRows(writes);
   const settle = (tx: Pick<Database, 'update'>) =>
     tx
       .update(staffUsers)
@@ -106,11 +108,11 @@ export async function settleSecondFactorTry(
       )
       .returning({ id: staffUsers.id });
   // Alone, the update is its own transaction: one round trip instead of three.
-  if (writes.length === 0) return (await settle(db)).length > 0;
+  if (statements.length === 0) return (await settle(db)).length > 0;
   return db.transaction(async (tx) => {
     const [settled] = await settle(tx);
     if (settled === undefined) return false;
-    for (const write of writes) await tx.execute(sqlOf(write));
+    for (const write of statements) await tx.execute(sqlOf(write));
     return true;
   });
 }

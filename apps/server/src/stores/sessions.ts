@@ -196,27 +196,32 @@ export function sessionInserts(row: NewSessionRow, refreshToken: StoredRefreshTo
   ];
 }
 
-/** Runs a sign-in's writes (a session's inserts among them) in one statement: they commit together. */
-export async function writeAll(db: Database, writes: readonly StatementPart[]): Promise<void> {
-  await executePart(db, writesTogether(writes));
+/** Writes a new session and its first refresh token in one statement: they commit together. */
+export async function writeSession(
+  db: Database,
+  row: NewSessionRow,
+  refreshToken: StoredRefreshToken,
+): Promise<void> {
+  await executePart(db, writesTogether(sessionInserts(row, refreshToken)));
 }
 
 /**
- * `writeAll`, reading in the same round trip the names a new session's token carries. The read
- * cannot see the rows the writes add (one snapshot), so it looks the names up by the ids written.
+ * `writeSession`, reading in the same round trip the names a new session's token carries. The
+ * read cannot see the rows the writes add (one snapshot), so it looks the names up by the ids
+ * written.
  */
-export async function writeAllReadingNames(
+export async function writeSessionReadingNames(
   db: Database,
-  writes: readonly StatementPart[],
-  session: Pick<StoredSession, 'consumerId' | 'staffUserId' | 'launchedByAdminId'>,
+  row: NewSessionRow,
+  refreshToken: StoredRefreshToken,
 ): Promise<SessionNames> {
   const [read] = await executePart<SessionNamesRow>(
     db,
     withWrites(
-      writes,
-      sqlPart`SELECT (SELECT name FROM consumers WHERE id = ${session.consumerId}::bigint) AS consumer_name,
-        (SELECT display_name FROM staff_users WHERE id = ${session.staffUserId}::bigint) AS staff_name,
-        (SELECT display_name FROM staff_users WHERE id = ${session.launchedByAdminId}::bigint) AS launched_by_name`,
+      sessionInserts(row, refreshToken),
+      sqlPart`SELECT (SELECT name FROM consumers WHERE id = ${row.consumerId}::bigint) AS consumer_name,
+        (SELECT display_name FROM staff_users WHERE id = ${row.staffUserId}::bigint) AS staff_name,
+        (SELECT display_name FROM staff_users WHERE id = ${row.launchedByAdminId}::bigint) AS launched_by_name`,
     ),
   );
   return namesOf(read);

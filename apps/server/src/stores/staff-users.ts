@@ -2,13 +2,9 @@ import { type LockPolicy, type LockState, lockedAfter, lockStateOf, quietResetMs
 import { and, eq, gt, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { passwordResetTokens, type StaffKind, staffUsers } from '../db/schema.ts';
-import {
-  isSerializationFailure,
-  type StatementPart,
-  sqlOf,
-  sqlPart,
-  unchangedWritesBatchedByTurn,
-} from '../db/sql.ts';
+import { isSerializationFailure, sqlOf, sqlPart, unchangedWritesBatchedByTurn } from '../db/sql.ts';
+import type { NewAuditRow } from './audit-log.ts';
+import { type RowWrites, statementsOfRows } from './row-writes.ts';
 import { revokeStaffUserSessions } from './sessions.ts';
 
 /** Staff users and their reset links: every statement on `staff_users` and `password_reset_tokens`. */
@@ -163,7 +159,7 @@ const rightPasswordWritesOf = oncePerHandle((db) => unchangedWritesBatchedByTurn
 export async function settlePasswordTry(
   db: Database,
   reserved: StaffUser,
-  writes: readonly StatementPart[] = [],
+  writes: RowWrites = {},
 ): Promise<boolean> {
   try {
     await rightPasswordWritesOf(db)({
@@ -175,7 +171,7 @@ export async function settlePasswordTry(
           THEN 0 ELSE GREATEST(failed_count - 1, 0) END
         WHERE id = ${reserved.id}::bigint`,
       ],
-      additions: writes,
+      additions: statementsOfRows(writes),
       rows: [`staff-user:${reserved.id}`],
     });
     return true;
@@ -216,7 +212,7 @@ export async function setPassword(
     whileAsChecked: boolean;
     keptSessionId: string | undefined;
   },
-  audited: (ended: PasswordChangeEnded) => StatementPart[],
+  audited: (ended: PasswordChangeEnded) => NewAuditRow[],
 ): Promise<PasswordChangeEnded | undefined> {
   const { user, now } = change;
   const found: SQL | undefined = change.whileAsChecked ? asChecked(user) : eq(staffUsers.id, user.id);
@@ -238,7 +234,7 @@ export async function setPassword(
       keptSessionId: change.keptSessionId,
     });
     const outcome = { voidedResetLinks: voided.length, endedSessionIds };
-    for (const insert of audited(outcome)) await tx.execute(sqlOf(insert));
+    for (const insert of statementsOfRows({ auditRows: audited(outcome) })) await tx.execute(sqlOf(insert));
     return outcome;
   });
 }

@@ -13,6 +13,7 @@ import {
   writesTogether,
 } from '../db/sql.ts';
 import { forgetIdentityToken } from './read-cache.ts';
+import { type RowWrites, statementsOfRows } from './row-writes.ts';
 
 /**
  * The rows a knowledge-based verification decides on and writes: the consumer's (its answers'
@@ -35,7 +36,7 @@ export interface AttemptWrites {
   /** Null when the consumer's lock state stays as it is: its row is then not written. */
   consumerLocks: LockState | null;
   tokenLocks: LockState & { lastUsedAt?: Date };
-  alongside: readonly StatementPart[];
+  alongside: RowWrites;
 }
 
 /** A token as the read cache knows it, so that a write can forget it. */
@@ -127,7 +128,7 @@ export async function writeAttemptIfUnchanged(
     await attemptWritesOf(db)({
       expected: unchangedRows(writes.consumerId, writes.token, asRead),
       changes: lockUpdates(writes),
-      additions: writes.alongside,
+      additions: statementsOfRows(writes.alongside),
       rows: [`consumer:${writes.consumerId}`, `token:${writes.token.guid}`],
     });
   } catch (error) {
@@ -153,7 +154,7 @@ export async function judgeUnderLock<Result>(
     const { result, writes } = judge(row);
     if (writes === undefined) return { result, written: false };
     // Both rows, and on success what it leads to, in one statement: a round trip fewer inside the locks.
-    await tx.execute(sqlOf(writesTogether([...lockUpdates(writes), ...writes.alongside])));
+    await tx.execute(sqlOf(writesTogether([...lockUpdates(writes), ...statementsOfRows(writes.alongside)])));
     return { result, written: true };
   });
   if (written) forgetIdentityToken(db, ids.token);
@@ -181,6 +182,7 @@ export function consumersWithAnswers(
 }
 
 /** What a token-less verification's success leads to, committed together in one statement. */
-export async function writeTokenlessSuccess(db: Database, writes: readonly StatementPart[]): Promise<void> {
-  if (writes.length > 0) await executePart(db, writesTogether(writes));
+export async function writeTokenlessSuccess(db: Database, writes: RowWrites): Promise<void> {
+  const statements = statementsOfRows(writes);
+  if (statements.length > 0) await executePart(db, writesTogether(statements));
 }
