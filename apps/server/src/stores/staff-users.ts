@@ -1,8 +1,14 @@
 import { type LockPolicy, type LockState, lockedAfter, lockStateOf, quietResetMs } from '@entry/domain';
-import { and, eq, gt, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { passwordResetTokens, type StaffKind, staffUsers } from '../db/schema.ts';
-import { isSerializationFailure, sqlOf, sqlPart, unchangedWritesBatchedByTurn } from '../db/sql.ts';
+import {
+  executePart,
+  isSerializationFailure,
+  sqlOf,
+  sqlPart,
+  unchangedWritesBatchedByTurn,
+} from '../db/sql.ts';
 import type { NewAuditRow } from './audit-log.ts';
 import { type RowWrites, statementsOfRows } from './row-writes.ts';
 import { revokeStaffUserSessions } from './sessions.ts';
@@ -31,24 +37,66 @@ export interface StoredResetToken {
   expiresAt: Date;
 }
 
-/** The user as stored, by kind and (normalised) username: prepared once per connection on PostgreSQL. */
-const userQueryFor = oncePerHandle((db) =>
-  db
-    .select()
-    .from(staffUsers)
-    .where(
-      and(eq(staffUsers.kind, sql.placeholder('kind')), eq(staffUsers.username, sql.placeholder('username'))),
-    )
-    .prepare('entry_staff_user'),
-);
+/** A `staff_users` row as a hand-written statement returns it. */
+interface StaffUserRow {
+  id: number | string;
+  kind: StaffKind;
+  tenant_id: number | null;
+  username: string;
+  email: string;
+  display_name: string;
+  role_id: number;
+  password_hash: string;
+  password_changed_at: Date | string;
+  failed_count: number;
+  locked_until: Date | string | null;
+  lock_level: number;
+  last_failure_at: Date | string | null;
+  second_factor_failed_count: number;
+  second_factor_locked_until: Date | string | null;
+  second_factor_lock_level: number;
+  second_factor_last_failure_at: Date | string | null;
+  disabled: boolean;
+  created_at: Date | string;
+}
 
+const dateOrNull = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
+
+function toStaffUser(row: StaffUserRow): StaffUser {
+  return {
+    id: Number(row.id),
+    kind: row.kind,
+    tenantId: row.tenant_id,
+    username: row.username,
+    email: row.email,
+    displayName: row.display_name,
+    roleId: row.role_id,
+    passwordHash: row.password_hash,
+    passwordChangedAt: new Date(row.password_changed_at),
+    failedCount: row.failed_count,
+    lockedUntil: dateOrNull(row.locked_until),
+    lockLevel: row.lock_level,
+    lastFailureAt: dateOrNull(row.last_failure_at),
+    secondFactorFailedCount: row.second_factor_failed_count,
+    secondFactorLockedUntil: dateOrNull(row.second_factor_locked_until),
+    secondFactorLockLevel: row.second_factor_lock_level,
+    secondFactorLastFailureAt: dateOrNull(row.second_factor_last_failure_at),
+    disabled: row.disabled,
+    createdAt: new Date(row.created_at),
+  };
+}
+
+/** The user as stored, by kind and (normalised) username: every sign-in and reset request reads it. */
 export async function findStaffUser(
   db: Database,
   kind: StaffKind,
   username: string,
 ): Promise<StaffUser | undefined> {
-  const [user] = await userQueryFor(db).execute({ kind, username });
-  return user;
+  const [row] = await executePart<StaffUserRow>(
+    db,
+    sqlPart`SELECT * FROM staff_users WHERE kind = ${kind}::text AND username = ${username}::text`,
+  );
+  return row === undefined ? undefined : toStaffUser(row);
 }
 
 const notLockedAt = (now: Date) => or(isNull(staffUsers.lockedUntil), lte(staffUsers.lockedUntil, now));
@@ -65,47 +113,21 @@ export async function reservePasswordTry(
   policy: LockPolicy,
   now: Date,
 ): Promise<StaffUser | undefined> {
-  const [reserved] = await reservationFor(db).execute({
-    ...user,
-    now: now.toISOString(),
-    quietSince: new Date(now.getTime() - quietResetMs).toISOString(),
-    threshold: policy.threshold,
-  });
-  return reserved;
+  const quietSince = new Date(now.getTime() - quietResetMs).toISOString();
+  const quiet = sqlPart`(last_failure_at IS NOT NULL AND last_failure_at <= ${quietSince}::timestamptz)`;
+  const [row] = await executePart<StaffUserRow>(
+    db,
+    sqlPart`UPDATE staff_users SET
+      failed_count = CASE WHEN ${quiet} THEN 1 ELSE failed_count + 1 END,
+      lock_level = CASE WHEN ${quiet} THEN 0 ELSE lock_level END,
+      last_failure_at = CASE WHEN ${quiet} THEN NULL ELSE last_failure_at END
+    WHERE kind = ${user.kind}::text AND username = ${user.username}::text AND NOT disabled
+      AND (locked_until IS NULL OR locked_until <= ${now.toISOString()}::timestamptz)
+      AND (${quiet} OR failed_count < ${policy.threshold}::integer)
+    RETURNING *`,
+  );
+  return row === undefined ? undefined : toStaffUser(row);
 }
-
-/**
- * The reservation's update of the user `who` names, built once and prepared once per connection
- * on PostgreSQL under `name`.
- */
-function reservationOf(who: SQL | undefined, name: string) {
-  return oncePerHandle((db) => {
-    const quiet = sql`(${staffUsers.lastFailureAt} IS NOT NULL AND ${staffUsers.lastFailureAt} <= ${sql.placeholder('quietSince')}::timestamptz)`;
-    const now = sql`${sql.placeholder('now')}::timestamptz`;
-    return db
-      .update(staffUsers)
-      .set({
-        failedCount: sql`CASE WHEN ${quiet} THEN 1 ELSE ${staffUsers.failedCount} + 1 END`,
-        lockLevel: sql`CASE WHEN ${quiet} THEN 0 ELSE ${staffUsers.lockLevel} END`,
-        lastFailureAt: sql`CASE WHEN ${quiet} THEN NULL ELSE ${staffUsers.lastFailureAt} END`,
-      })
-      .where(
-        and(
-          who,
-          eq(staffUsers.disabled, false),
-          or(isNull(staffUsers.lockedUntil), lte(staffUsers.lockedUntil, now)),
-          or(quiet, lt(staffUsers.failedCount, sql`${sql.placeholder('threshold')}::integer`)),
-        ),
-      )
-      .returning()
-      .prepare(name);
-  });
-}
-
-const reservationFor = reservationOf(
-  and(eq(staffUsers.kind, sql.placeholder('kind')), eq(staffUsers.username, sql.placeholder('username'))),
-  'entry_reserve_attempt',
-);
 
 /** The row a reserved attempt was checked against, while the user is enabled and has that password. */
 const asChecked = (reserved: StaffUser) =>
