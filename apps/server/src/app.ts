@@ -3,7 +3,7 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { apiDocsPath, registerApiDocs } from './api-docs.ts';
-import { type Config, publicOrigin, requireMailTransport } from './config.ts';
+import { type Config, requireMailTransport } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type DatabaseHandle, openDatabase } from './db/index.ts';
 import { installDatabaseOutageGuard } from './dependency-outages.ts';
@@ -12,11 +12,11 @@ import { redactedLogPaths, redactUrl } from './log-redaction.ts';
 import { createServerMetrics, installMetrics } from './metrics.ts';
 import { openApiOptions } from './openapi.ts';
 import { refuse } from './refusals.ts';
-import { installCrossSiteGuard } from './request-guards.ts';
+import { installCrossSiteGuard, installJsonBodies, installNulGuard } from './request-guards.ts';
 import { OneLinePerRequest, requestLogger } from './request-log.ts';
 import { bindTrace, requestIdOf } from './request-trace.ts';
 import { routePlugins } from './routes/index.ts';
-import { installSecurityHeaders } from './security-headers.ts';
+import { installSecurityHeaders, securityHeaderOptions } from './security-headers.ts';
 import { pageOrganization } from './services/access.ts';
 import { createAuditLog } from './services/audit.ts';
 import { connectFailureCounts } from './services/failure-counts-fallback.ts';
@@ -51,61 +51,6 @@ export interface AppDeps {
 const bodyLimitBytes = 64 * 1024;
 /** A request's headers and body must have arrived within this long, so slow clients hold nothing. */
 const requestArrivalMs = 10_000;
-
-function contentSecurityPolicy() {
-  return {
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:'],
-      fontSrc: ["'self'"],
-      connectSrc: ["'self'"],
-      workerSrc: ["'self'"],
-      manifestSrc: ["'self'"],
-      objectSrc: ["'none'"],
-      baseUri: ["'self'"],
-      formAction: ["'self'"],
-      frameAncestors: ["'none'"],
-    },
-  };
-}
-
-/**
- * The API reference (Swagger UI) runs only its own scripts and styles from this server; it fetches
- * the OpenAPI document, and its "Try it out" calls the API at the document's server.
- */
-function apiDocsContentSecurityPolicy(config: Config) {
-  return {
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'none'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'"],
-      imgSrc: ["'self'", 'data:'],
-      fontSrc: ["'self'"],
-      connectSrc: ["'self'", publicOrigin(config)],
-      objectSrc: ["'none'"],
-      baseUri: ["'none'"],
-      formAction: ["'self'"],
-      frameAncestors: ["'none'"],
-    },
-  };
-}
-
-/** The dotted path of the first string (or key) holding a NUL character, or undefined. */
-function fieldWithNul(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const itemPath = path === '' ? key : `${path}.${key}`;
-    if (key.includes('\u0000')) return itemPath;
-    const found = fieldWithNul(item, itemPath);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -256,63 +201,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       done(null, payload);
     });
 
-    // PostgreSQL text cannot hold NUL: such input is refused as bad input before any query sees it.
-    app.addHook('preValidation', (request, _reply, done) => {
-      for (const part of [request.params, request.query, request.body]) {
-        const field = fieldWithNul(part, '');
-        if (field !== undefined) {
-          done(refuse('nulCharacter', { fields: [field || 'body'] }));
-          return;
-        }
-      }
-      done();
-    });
-
-    // Only JSON on JSON calls: Fastify's own text/plain parser goes; the one-click unsubscribe
-    // adds the types mail providers send in a context of its own.
-    app.removeContentTypeParser('text/plain');
-    // A POST without a body is accepted with or without `Content-Type: application/json`.
-    const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
-    app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      const text = typeof body === 'string' ? body : body.toString('utf8');
-      if (text.trim() === '') {
-        done(null, undefined);
-        return;
-      }
-      defaultJsonParser(request, text, (error, parsed) => {
-        if (error) done(refuse('invalidJson'), undefined);
-        else done(null, parsed);
-      });
-    });
+    installNulGuard(app);
+    installJsonBodies(app);
 
     await app.register(fastifyCookie);
-    const bothKinds = {
-      referrerPolicy: { policy: 'no-referrer' },
-      hsts: config.publicScheme === 'https' ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-      crossOriginEmbedderPolicy: false,
-      frameguard: { action: 'deny' },
-    } as const;
-    installSecurityHeaders(app, {
-      page: { ...bothKinds, contentSecurityPolicy: contentSecurityPolicy() },
-      // An API answer is JSON, never a document (OWASP's REST Security Cheat Sheet): of the page's
-      // policy only frame-ancestors means anything, and headers that only steer how a browser
-      // treats a document are left off.
-      api: {
-        ...bothKinds,
-        contentSecurityPolicy: {
-          useDefaults: false,
-          directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-        },
-        crossOriginOpenerPolicy: false,
-        originAgentCluster: false,
-        xDnsPrefetchControl: false,
-        xDownloadOptions: false,
-        xPermittedCrossDomainPolicies: false,
-        xXssProtection: false,
-      },
-      docs: { ...bothKinds, contentSecurityPolicy: apiDocsContentSecurityPolicy(config) },
-    });
+    installSecurityHeaders(app, securityHeaderOptions(config));
     await app.register(fastifySwagger, openApiOptions(config));
 
     // A person waits on every step of a sign-in, on a refresh and on a lookup: their statements get

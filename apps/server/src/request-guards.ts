@@ -6,7 +6,8 @@ import { refuse } from './refusals.ts';
 /**
  * State-changing calls refuse cross-site requests (DESIGN.md, Wave 2 decisions): a browser names
  * another site in `Sec-Fetch-Site` or `Origin`. A request with neither (curl, a server) is not a
- * browser acting for someone else and goes through.
+ * browser acting for someone else and goes through. Input holding a NUL character is refused, and
+ * only JSON bodies are parsed, before any route sees the request.
  */
 
 declare module 'fastify' {
@@ -70,4 +71,53 @@ export function installCrossSiteGuard(app: FastifyInstance, config: Config): voi
 function hooksOf<Hook>(hooks: Hook | Hook[] | undefined): Hook[] {
   if (hooks === undefined) return [];
   return Array.isArray(hooks) ? hooks : [hooks];
+}
+
+/** The dotted path of the first string (or key) holding a NUL character, or undefined. */
+function fieldWithNul(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const itemPath = path === '' ? key : `${path}.${key}`;
+    if (key.includes('\u0000')) return itemPath;
+    const found = fieldWithNul(item, itemPath);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** PostgreSQL text cannot hold NUL: such input is refused as bad input before any query sees it. */
+export function installNulGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', (request, _reply, done) => {
+    for (const part of [request.params, request.query, request.body]) {
+      const field = fieldWithNul(part, '');
+      if (field !== undefined) {
+        done(refuse('nulCharacter', { fields: [field || 'body'] }));
+        return;
+      }
+    }
+    done();
+  });
+}
+
+/**
+ * Only JSON on JSON calls: Fastify's own text/plain parser goes; the one-click unsubscribe adds the
+ * types mail providers send in a context of its own. A POST without a body is accepted with or
+ * without `Content-Type: application/json`.
+ */
+export function installJsonBodies(app: FastifyInstance): void {
+  app.removeContentTypeParser('text/plain');
+  const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    defaultJsonParser(request, text, (error, parsed) => {
+      if (error) done(refuse('invalidJson'), undefined);
+      else done(null, parsed);
+    });
+  });
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { apiDocsPath } from './api-docs.ts';
+import { type Config, publicOrigin } from './config.ts';
 
 /**
  * Helmet's headers, worked out once. They depend only on the configuration, while
@@ -50,4 +51,76 @@ export function installSecurityHeaders(
     reply.headers(headers[headerKindOf(request.url)]);
     done();
   });
+}
+
+function contentSecurityPolicy() {
+  return {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:'],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      workerSrc: ["'self'"],
+      manifestSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  };
+}
+
+/**
+ * The API reference (Swagger UI) runs only its own scripts and styles from this server; it fetches
+ * the OpenAPI document, and its "Try it out" calls the API at the document's server.
+ */
+function apiDocsContentSecurityPolicy(config: Config) {
+  return {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'", publicOrigin(config)],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  };
+}
+
+/** The headers of each kind of answer: pages, API answers and the API reference. */
+export function securityHeaderOptions(config: Config): Record<HeaderKind, HelmetOptions> {
+  const bothKinds = {
+    referrerPolicy: { policy: 'no-referrer' },
+    hsts: config.publicScheme === 'https' ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+    frameguard: { action: 'deny' },
+  } as const;
+  return {
+    page: { ...bothKinds, contentSecurityPolicy: contentSecurityPolicy() },
+    // An API answer is JSON, never a document (OWASP's REST Security Cheat Sheet): of the page's
+    // policy only frame-ancestors means anything, and headers that only steer how a browser
+    // treats a document are left off.
+    api: {
+      ...bothKinds,
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+      },
+      crossOriginOpenerPolicy: false,
+      originAgentCluster: false,
+      xDnsPrefetchControl: false,
+      xDownloadOptions: false,
+      xPermittedCrossDomainPolicies: false,
+      xXssProtection: false,
+    },
+    docs: { ...bothKinds, contentSecurityPolicy: apiDocsContentSecurityPolicy(config) },
+  };
 }
