@@ -2,7 +2,7 @@ import { type AuthTokenResult, authTokenResultSchema, decodeJwtPayload } from '@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, identityTokens, mfaCodes, sessions } from '../src/db/schema.ts';
-import { consumerRoleId } from '../src/services/consumer-sign-in.ts';
+import { consumerRoleId } from '../src/services/consumer-sign-in-parts.ts';
 import {
   auditEvents,
   type ConsumerFixture,
