@@ -751,7 +751,7 @@ const findings = [
   '  named fields on submission (`apps/web/src/lib/session/use-checked-form.ts`): the',
   "  verification page's chunks shrank by 13 KB gzipped and the median run went from 89 (runs 80-89)",
   '  to 94 (87-96) in one suite and 91 (90-94) in the next. zod stays: its schemas are the wire',
-  '  contract of DESIGN.md. Best practices on `/c/verify-identity` was 96 for one issue: zod probed',
+  '  contract (docs/rules.md#calls). Best practices on `/c/verify-identity` was 96 for one issue: zod probed',
   '  for `new Function` against the Content-Security-Policy; the schemas are now built `jitless`',
   '  (`packages/domain/src/zod.ts`), and it scores 100.',
   '  Then the suite of 2026-11-26 08:20 (a slower host) measured 90 on `/c/verify-identity`: first',

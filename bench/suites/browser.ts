@@ -84,7 +84,7 @@ interface TargetPageTiming {
 
 /**
  * Opens the Direct link on a cold browser and waits for the target page. The target is judged
- * on the API calls made before the target page's heading was in the page (DESIGN.md section 8:
+ * on the API calls made before the target page's heading was in the page (docs/rules.md#budgets:
  * the two parallel calls and the sign-in); what the page reads after it has shown is listed too.
  */
 async function measureDirectLink(

@@ -147,7 +147,7 @@ const maxTenantPages = 1_000;
  * public configuration goes into index.html once, at start. Every other text file is served as
  * the `.br` or `.gz` the build wrote next to it (apps/web/vite-plugins/precompress.ts) when the
  * browser accepts it: under a slow mobile connection the uncompressed JavaScript held back the
- * first paint (DESIGN.md section 8, Lighthouse). A page under a path prefix of the build's
+ * first paint (docs/rules.md#budgets, Lighthouse). A page under a path prefix of the build's
  * route-preloads.json gets its lazily loaded files announced, and its self-contained chunks started, too.
  * On a tenant's host the page names the organization (`organizationOf`, from the read cache).
  */

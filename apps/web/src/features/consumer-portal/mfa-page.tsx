@@ -13,7 +13,7 @@ import { useSession } from '../../lib/session/use-session.ts';
 import { consumerMessages } from './consumer-messages.ts';
 import { landingPath } from './landing.ts';
 
-/** The server sends a new code at most once a minute (DESIGN.md section 5). */
+/** The server sends a new code at most once a minute (docs/rules.md#consumer-mfa). */
 export const resendCooldownMs = 60_000;
 
 /** Seconds until `availableAt`, counting down once a second; 0 once it has passed. */

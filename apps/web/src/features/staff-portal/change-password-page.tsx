@@ -66,7 +66,7 @@ export function ChangePasswordPage({ scope }: { scope: StaffScope }) {
       confirmPassword: '',
     },
   });
-  // Not a sign-in form: a field shows its error once touched, or after submission (DESIGN.md section 6).
+  // Not a sign-in form: a field shows its error once touched, or after submission (docs/rules.md#forms).
   const shown = (name: keyof ChangePasswordValues) =>
     isSubmitted || touchedFields[name] === true ? errors[name]?.message : undefined;
 

@@ -16,7 +16,7 @@ export const launchPanelMessages = {
 
 type LaunchKind = 'customer' | 'dashBilling';
 
-/** The admin opens a customer's portal, or its dash billing, as that customer (DESIGN.md section 5). */
+/** The admin opens a customer's portal, or its dash billing, as that customer (docs/rules.md#launch). */
 export function LaunchPanel() {
   const launch = usePortalApi('admin').launch;
   const navigate = useNavigate();

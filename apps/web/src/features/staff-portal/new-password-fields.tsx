@@ -22,7 +22,7 @@ export function NewPasswordFields<Values extends NewPasswordValues>({
   shownError,
 }: {
   register: UseFormRegister<Values>;
-  /** The message a field shows now: once it is touched or the form submitted (DESIGN.md section 6). */
+  /** The message a field shows now: once it is touched or the form submitted (docs/rules.md#forms). */
   shownError: (name: keyof NewPasswordValues) => string | undefined;
 }) {
   // The generic form's register accepts these two names, which every such form has.

@@ -39,7 +39,7 @@ function controlOf(form: HTMLFormElement, name: string): FormControl | null {
  * section 5); the first field in error takes the focus. A refused submission's message, in
  * `refusalOf`'s words, is the form's `refusal` until the next submission; a button of the form
  * shows its own there through `useAction(form.setRefusal)`. The consumer pages use it instead of
- * react-hook-form, which would be the verification page's largest script (DESIGN.md section 8).
+ * react-hook-form, which would be the verification page's largest script (docs/rules.md#budgets).
  */
 export function useCheckedForm<Name extends string>(checks: Record<Name, FieldCheck<Name>>) {
   const names = Object.keys(checks) as Name[];

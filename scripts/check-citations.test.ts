@@ -1,0 +1,69 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findMissingCitations } from './check-citations.ts';
+
+/** Spelled in parts so this file does not cite them itself. */
+const designNotes = ['DESIGN', 'md'].join('.');
+const productSpec = ['product-spec', 'md'].join('.');
+
+const fixture: Record<string, string> = {
+  'docs/rules.md': '# Rules\n\n## Budgets\n\n## Session endings\n',
+  'apps/server/src/kept.ts': [
+    '/** Paid before judged (docs/rules.md#budgets; docs/rules.md#session-endings). */',
+    '// The why, said here.',
+    'export const kept = 1;',
+    '',
+  ].join('\n'),
+  'apps/web/src/outside.tsx': [
+    `/** The budget (${designNotes} section 8). */`,
+    `// Spec: ../shared/spec/${productSpec}`,
+    'export const outside = 1;',
+    '',
+  ].join('\n'),
+  'packages/domain/src/gone.ts': [
+    '/** See docs/rules.md#no-such-rule and docs/gone.md. */',
+    'export const gone = 1;',
+    '',
+  ].join('\n'),
+  'README.md': `Rules: docs/rules.md#budgets. Not ${designNotes}.\n`,
+  'apps/web/node_modules/ignored/index.ts': `// ${designNotes}\n`,
+};
+
+let root = '';
+
+beforeAll(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'citations-'));
+  for (const [file, text] of Object.entries(fixture)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  }
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('findMissingCitations', () => {
+  it('reports the design notes, the product specification and ../shared wherever they are cited', async () => {
+    const missing = await findMissingCitations(root);
+    expect(missing.filter(({ file }) => file !== 'packages/domain/src/gone.ts')).toEqual([
+      { file: 'README.md', line: 1, cited: designNotes },
+      { file: 'apps/web/src/outside.tsx', line: 1, cited: designNotes },
+      { file: 'apps/web/src/outside.tsx', line: 2, cited: '../shared/' },
+      { file: 'apps/web/src/outside.tsx', line: 2, cited: productSpec },
+    ]);
+  });
+
+  it('reports a docs/ page that does not exist and an anchor with no heading', async () => {
+    const missing = await findMissingCitations(root);
+    expect(missing.filter(({ file }) => file === 'packages/domain/src/gone.ts')).toEqual([
+      { file: 'packages/domain/src/gone.ts', line: 1, cited: 'docs/rules.md#no-such-rule' },
+      { file: 'packages/domain/src/gone.ts', line: 1, cited: 'docs/gone.md' },
+    ]);
+  });
+
+  it('reports nothing for citations of docs/ pages and headings that exist', async () => {
+    const missing = await findMissingCitations(root);
+    expect(missing.some(({ file }) => file === 'apps/server/src/kept.ts')).toBe(false);
+  });
+});
