@@ -7,6 +7,10 @@ import { findMissingCitations } from './check-citations.ts';
 /** Spelled in parts so this file does not cite them itself. */
 const designNotes = ['DESIGN', 'md'].join('.');
 const productSpec = ['product-spec', 'md'].join('.');
+const sharedFolder = ['..', 'shared', ''].join('/');
+const docsFolder = 'docs';
+const missingAnchor = `${docsFolder}/rules.md#no-such-rule`;
+const missingPage = `${docsFolder}/gone.md`;
 
 const fixture: Record<string, string> = {
   'docs/rules.md': '# Rules\n\n## Budgets\n\n## Session endings\n',
@@ -18,12 +22,12 @@ const fixture: Record<string, string> = {
   ].join('\n'),
   'apps/web/src/outside.tsx': [
     `/** The budget (${designNotes} section 8). */`,
-    `// Spec: ../shared/spec/${productSpec}`,
+    `// Spec: ${sharedFolder}spec/${productSpec}`,
     'export const outside = 1;',
     '',
   ].join('\n'),
   'packages/domain/src/gone.ts': [
-    '/** See docs/rules.md#no-such-rule and docs/gone.md. */',
+    `/** See ${missingAnchor} and ${missingPage}. */`,
     'export const gone = 1;',
     '',
   ].join('\n'),
@@ -49,7 +53,7 @@ describe('findMissingCitations', () => {
     expect(missing.filter(({ file }) => file !== 'packages/domain/src/gone.ts')).toEqual([
       { file: 'README.md', line: 1, cited: designNotes },
       { file: 'apps/web/src/outside.tsx', line: 1, cited: designNotes },
-      { file: 'apps/web/src/outside.tsx', line: 2, cited: '../shared/' },
+      { file: 'apps/web/src/outside.tsx', line: 2, cited: sharedFolder },
       { file: 'apps/web/src/outside.tsx', line: 2, cited: productSpec },
     ]);
   });
@@ -57,8 +61,8 @@ describe('findMissingCitations', () => {
   it('reports a docs/ page that does not exist and an anchor with no heading', async () => {
     const missing = await findMissingCitations(root);
     expect(missing.filter(({ file }) => file === 'packages/domain/src/gone.ts')).toEqual([
-      { file: 'packages/domain/src/gone.ts', line: 1, cited: 'docs/rules.md#no-such-rule' },
-      { file: 'packages/domain/src/gone.ts', line: 1, cited: 'docs/gone.md' },
+      { file: 'packages/domain/src/gone.ts', line: 1, cited: missingAnchor },
+      { file: 'packages/domain/src/gone.ts', line: 1, cited: missingPage },
     ]);
   });
 
