@@ -1,8 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findMissingCitations } from './check-citations.ts';
+import { writeFixtureTree } from './fixture-tree.ts';
 
 /** Spelled in parts so this file does not cite them itself. */
 const designNotes = ['DESIGN', 'md'].join('.');
@@ -38,11 +37,7 @@ const fixture: Record<string, string> = {
 let root = '';
 
 beforeAll(() => {
-  root = mkdtempSync(path.join(tmpdir(), 'citations-'));
-  for (const [file, text] of Object.entries(fixture)) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), text);
-  }
+  root = writeFixtureTree('citations-', fixture);
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
