@@ -88,7 +88,7 @@ function useHostTenant(skip: boolean): { tenant: HostTenant; retry: () => void }
     lookUpOrganization(access, subdomain, { explainedByPage: true })
       .then((result) => {
         if (!active) return;
-        // The form's first render (react-hook-form and every field) was one long task; as a
+        // The form's first render (every field at once) was one long task; as a
         // transition, React renders it in slices and the main thread stays free between them.
         startTransition(() =>
           setTenant({ subdomain: result.subdomain, customerId: result.customerId, token: null }),
