@@ -8,7 +8,6 @@ export { openDatabase } from '../src/db/index.ts';
 export {
   consumers,
   identityTokens,
-  type StaffKind,
   sessions,
   staffUsers,
   tenants,
@@ -18,7 +17,6 @@ export { hashVerificationValue } from '../src/services/keyed-hash.ts';
 export { hashPassword } from '../src/services/passwords.ts';
 export { totpCodeAt } from '../src/services/second-factor-secrets.ts';
 export { resolvePepper } from '../src/services/secrets.ts';
-export { staffRoleIds } from '../src/services/staff-roles.ts';
 export { generateShortId } from '../src/stores/identity-token-ids.ts';
 export { type ReceivedMail, startSmtpServer } from './helpers/smtp.ts';
 

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { SignInType } from '@entry/domain';
+import type { SignInType, StaffKind } from '@entry/domain';
+import { roleIdByScope } from '@entry/domain';
 import {
   buildApp,
   type Clock,
@@ -18,9 +19,7 @@ import {
   openDatabase,
   type ReceivedMail,
   resolvePepper,
-  type StaffKind,
   sessions,
-  staffRoleIds,
   staffUsers,
   startSmtpServer,
   tenants,
@@ -178,7 +177,7 @@ export async function startPortalServer() {
         username,
         email: account.email,
         displayName: account.displayName,
-        roleId: staffRoleIds[kind],
+        roleId: roleIdByScope[kind],
         passwordHash: await hashPassword(account.password),
         passwordChangedAt: new Date(clock.now().getTime() - (options.passwordAgeDays ?? 0) * 86_400_000),
       });

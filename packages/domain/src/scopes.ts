@@ -5,6 +5,19 @@ export const scopes = ['admin', 'customer', 'consumer'] as const;
 
 export type Scope = (typeof scopes)[number];
 
+/** The scopes whose users are staff: they sign in with a username and password. */
+export const staffKinds = ['admin', 'customer'] as const;
+
+export type StaffKind = (typeof staffKinds)[number];
+
+/** The portals an admin launches a tenant's sign-in into. */
+export const launchKinds = ['customer', 'dashbilling'] as const;
+
+export type LaunchKind = (typeof launchKinds)[number];
+
+/** The `roleId` in the access token of each scope (every full token has one). */
+export const roleIdByScope: Readonly<Record<Scope, number>> = { admin: 1, customer: 2, consumer: 3 };
+
 export const scopeActions = [
   'signIn',
   'refresh',

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IdentityTokenData, OrganizationContact, SignInType } from '@entry/domain';
+import { roleIdByScope } from '@entry/domain';
 import { and, eq, inArray } from 'drizzle-orm';
 import { type Config, publicOrigin } from '../config.ts';
 import type { Database } from '../db/index.ts';
@@ -8,7 +9,6 @@ import { hashVerificationValue } from '../services/keyed-hash.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { newTotpSecret, sealSecret } from '../services/second-factor-secrets.ts';
 import { resolveSecondFactorKey } from '../services/secrets.ts';
-import { staffRoleIds } from '../services/staff-roles.ts';
 import { createSubscriptionLinks } from '../services/subscriptions.ts';
 import { subscriptionTokenKey } from '../services/subscriptions-token.ts';
 import { generateShortId } from '../stores/identity-token-ids.ts';
@@ -233,7 +233,7 @@ async function seed(db: Database, options: SeedOptions): Promise<DemoData> {
           username: demoAdmin.username,
           email: demoAdmin.email,
           displayName: 'Ada Admin',
-          roleId: staffRoleIds.admin,
+          roleId: roleIdByScope.admin,
           passwordHash: adminHash,
           passwordChangedAt: now,
           createdAt: now,
@@ -244,7 +244,7 @@ async function seed(db: Database, options: SeedOptions): Promise<DemoData> {
           username: demoCustomer.username,
           email: demoCustomer.email,
           displayName: 'Casey Customer',
-          roleId: staffRoleIds.customer,
+          roleId: roleIdByScope.customer,
           passwordHash: customerHash,
           passwordChangedAt: now,
           createdAt: now,

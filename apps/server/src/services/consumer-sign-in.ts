@@ -3,6 +3,7 @@ import {
   type IdentityTokenSignInRequest,
   type Language,
   type LookupSignInRequest,
+  roleIdByScope,
   type VerificationField,
   verificationFieldsFor,
 } from '@entry/domain';
@@ -46,9 +47,6 @@ import { createSubscriptionLinks } from './subscriptions.ts';
  * - the MFA call with a full session: 409 InvalidState (nothing is pending);
  * - resend within a minute of the last code: 429 ToManyRequests with Retry-After.
  */
-
-/** The role every full consumer session carries (every full token has a roleId; staff use 1 and 2). */
-export const consumerRoleId = 3;
 
 const codeMailLimitCause = 'code mails per hour used up';
 
@@ -185,7 +183,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
     };
     if (!input.mfaNeeded) {
       return opening(
-        { ...signedIn, accessType: 'Consumer', hasRestrictedAccess: false, roleId: consumerRoleId },
+        { ...signedIn, accessType: 'Consumer', hasRestrictedAccess: false, roleId: roleIdByScope.consumer },
         () => [audited('success', { mfa: false })],
       );
     }
@@ -345,7 +343,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
 
   return {
     async withIdentityToken(body, ip) {
-      const signIn = await signInWithDirectLink(ctx, body, ip, consumerRoleId);
+      const signIn = await signInWithDirectLink(ctx, body, ip, roleIdByScope.consumer);
       if (signIn.outcome === 'unknown') {
         await tenantOf(body.customerId, body.subdomain);
         throw refuse('linkNotFound');
@@ -459,7 +457,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
       const pair = await sessions.upgradeSession(principal.sessionId, {
         accessType: 'Consumer',
         hasRestrictedAccess: false,
-        roleId: consumerRoleId,
+        roleId: roleIdByScope.consumer,
       });
       await audit.record({ ...audited, outcome: 'success' });
       await keepLanguage(principal.consumerId, language ?? check.language);

@@ -1,3 +1,4 @@
+import type { StaffKind } from '@entry/domain';
 import {
   type AccessType,
   type AuthTokenResult,
@@ -9,7 +10,6 @@ import {
 } from '@entry/domain';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
-import type { StaffKind } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
 import {
   claimTotpStep,

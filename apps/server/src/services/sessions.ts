@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { AccessType, AuthTokenResult } from '@entry/domain';
+import type { AccessType, AuthTokenResult, Scope } from '@entry/domain';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import type { Scope } from '../db/schema.ts';
 import type { StatementPart } from '../db/sql.ts';
 import { refuse } from '../refusals.ts';
 import {

@@ -1,6 +1,6 @@
+import type { StaffKind } from '@entry/domain';
 import { appsOrigin } from '../config.ts';
 import type { AppContext } from '../context.ts';
-import type { StaffKind } from '../db/schema.ts';
 import type { StaffUser } from '../stores/staff-users.ts';
 import { findTenantById } from '../stores/tenants.ts';
 import type { EnqueueMailInput } from './mail.ts';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { validators } from '@entry/domain';
+import type { StaffKind } from '@entry/domain';
+import { roleIdByScope, validators } from '@entry/domain';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import type { StaffKind } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
 import {
   disableStaffUser as disableUser,
@@ -16,7 +16,6 @@ import { hashPassword } from './passwords.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
 import { normaliseUsername } from './staff-auth.ts';
 import { resetPasswordUrl } from './staff-mail.ts';
-import { staffRoleIds } from './staff-roles.ts';
 import { tenantBySubdomain } from './tenants.ts';
 
 /** How long the one-use link that sets a new account's first password stays valid. */
@@ -87,7 +86,7 @@ export async function createStaffUser(
       username,
       email,
       displayName,
-      roleId: staffRoleIds[input.kind],
+      roleId: roleIdByScope[input.kind],
       passwordHash: unusablePasswordHash,
       passwordChangedAt: now,
       createdAt: now,
