@@ -12,7 +12,8 @@ export {
   staffUsers,
   tenants,
 } from '../src/db/schema.ts';
-export { type DemoData, ensureDemoData } from '../src/demo/seed.ts';
+export type { DemoData } from '../src/demo/demo-file.ts';
+export { ensureDemoData } from '../src/demo/seed.ts';
 export { hashVerificationValue } from '../src/services/keyed-hash.ts';
 export { hashPassword } from '../src/services/passwords.ts';
 export { totpCodeAt } from '../src/services/second-factor-secrets.ts';

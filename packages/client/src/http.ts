@@ -7,8 +7,8 @@ import {
 } from '@entry/domain';
 import { safeParse } from 'zod/v4/core';
 import { ApiError } from './api-error.ts';
+import { authPath, authTokenReader } from './auth-paths.ts';
 import { parseRetryAfter } from './retry-after.ts';
-import { authPath, authTokenReader } from './sessions.ts';
 import type { TokenStore } from './token-store.ts';
 import type { ResponseReader } from './wire.ts';
 

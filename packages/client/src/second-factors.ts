@@ -17,8 +17,9 @@ import {
   type TotpEnrolment,
   totpEnrolmentSchema,
 } from '@entry/domain';
+import { authPath } from './auth-paths.ts';
 import { type CallOptions, type HttpClient, requireParameter } from './http.ts';
-import { authPath, signIn } from './sessions.ts';
+import { signIn } from './sessions.ts';
 import { datedReader, plainReader, type WithDates } from './wire.ts';
 
 export type PasskeySummaryResult = WithDates<PasskeySummary, 'createdAt' | 'lastUsedAt'>;

@@ -1,5 +1,5 @@
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import { type Database, executeStatement, statement } from './index.ts';
+import { type Database, executeStatement, statement } from './database.ts';
 
 /**
  * The rows a raw statement returns. Both drivers answer with `{ rows }` (node-postgres'

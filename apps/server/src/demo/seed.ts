@@ -13,25 +13,7 @@ import { createSubscriptionLinks } from '../services/subscriptions.ts';
 import { subscriptionTokenKey } from '../services/subscriptions-token.ts';
 import { generateShortId } from '../stores/identity-token-ids.ts';
 import { addConfirmedTotp } from '../stores/second-factors.ts';
-import { demoFilePath, readDemoFile, writeDemoFile } from './demo-file.ts';
-
-/** The demo object printed by `npm run demo -- --json` and kept in DATA_DIR/demo.json. */
-export interface DemoData {
-  baseUrl: string;
-  domain: string;
-  tenant: { subdomain: string; customerId: number; customerName: string };
-  /** `totpSecret`: the base32 secret of the admin's authenticator app, a demo value like the password. */
-  admin: { username: string; password: string; totpSecret: string };
-  customer: { username: string; password: string; customerId: number };
-  identityTokens: Record<DemoTokenKind, string>;
-  verification: { last4Ssn: string; postalCode: string; dateOfBirth: string };
-  /** A consumer with no link whose answers no other consumer shares: the token-less path of a trial. */
-  withoutLink: { name: string; last4Ssn: string; postalCode: string; dateOfBirth: string };
-  consumerEmail: string;
-  emailSubscription: { token: string; emailAddress: string };
-}
-
-export type DemoTokenKind = 'direct' | 'last4Ssn' | 'postalCode' | 'dateOfBirth' | 'none' | 'expired';
+import { type DemoData, type DemoTokenKind, demoFilePath, readDemoFile, writeDemoFile } from './demo-file.ts';
 
 const demoTenant = { subdomain: 'sender', customerId: 1001, customerName: 'Sender Collections' } as const;
 /** Fictional details (a 555-01xx number, reserved .example names), so a trial shows where they appear. */

@@ -12,7 +12,7 @@ import {
   unchangedWritesBatchedByTurn,
   writesTogether,
 } from '../db/sql.ts';
-import { forgetIdentityToken } from './read-cache.ts';
+import { forgetIdentityToken } from './identity-tokens.ts';
 
 /**
  * The rows a knowledge-based verification decides on and writes: the consumer's (its answers'

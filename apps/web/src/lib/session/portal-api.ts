@@ -2,7 +2,7 @@ import { type ApiClient, createApiClient } from '@entry/client';
 import type { Scope } from '@entry/domain';
 import { createContext, useContext } from 'react';
 import { appUpdate } from '../app-update.ts';
-import { notifyInLanguage } from '../notice-texts.ts';
+import { notifyInLanguage } from '../notifications.ts';
 import { returnToScopeStart } from './session-navigation.ts';
 import { type ObservedStorage, observeStorage } from './session-storage.ts';
 
