@@ -30,7 +30,7 @@ import { Authenticator } from './authenticator.ts';
 const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
 
 /** Real time plus an offset the test moves: lock, code and token lifetimes pass without sleeping. */
-export class MovableClock implements Clock {
+class MovableClock implements Clock {
   #offsetMs = 0;
 
   now(): Date {

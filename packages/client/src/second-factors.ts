@@ -28,7 +28,7 @@ export type SecondFactorsResult = Omit<WithDates<SecondFactors, 'secondFactorAt'
 };
 
 /** Whose passkeys a passkey sign-in may use: the session's user's, or any (usernameless). */
-export interface PasskeySignInMode {
+interface PasskeySignInMode {
   /** No token is sent, so the challenge belongs to no session and any registered passkey answers it. */
   usernameless: boolean;
 }

@@ -38,7 +38,7 @@ const staffActions = ['signIn', 'refresh', 'signOut', 'resetPassword', 'changePa
  * What each scope implements: admin signs in with a password (no sign-in with token), customer
  * also with a launch token, consumer only through an identity token, a lookup or MFA.
  */
-export const actionsByScope: Readonly<Record<Scope, readonly ScopeAction[]>> = {
+const actionsByScope: Readonly<Record<Scope, readonly ScopeAction[]>> = {
   admin: staffActions,
   customer: [...staffActions, 'signInWithToken'],
   consumer: ['refresh', 'signOut', 'identityTokenSignIn', 'lookupSignIn', 'mfaSignIn'],

@@ -203,7 +203,7 @@ async function migratePglite(client: PgliteThread): Promise<string[]> {
  * DATABASE_STATEMENT_TIMEOUT_MS (the server's own bound) plus the grace (the client's, for a
  * server too frozen to cancel anything), or within DATABASE_SIGN_IN_TIMEOUT_MS on a sign-in.
  */
-export const postgresTimeouts = { acquireMs: 3000, answerGraceMs: 2000, probeMs: 1000 } as const;
+const postgresTimeouts = { acquireMs: 3000, answerGraceMs: 2000, probeMs: 1000 } as const;
 
 /** A connection of its own for migrations, without the request timeouts. */
 async function migrationConnection(connectionString: string): Promise<pg.Client> {

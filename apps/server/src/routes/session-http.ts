@@ -18,7 +18,7 @@ declare module 'fastify' {
 
 type SessionContext = Pick<AppContext, 'config' | 'sessions'>;
 
-export function refreshCookiePath(scope: Scope): string {
+function refreshCookiePath(scope: Scope): string {
   return `/api/auth/v1/${scope}`;
 }
 

@@ -6,7 +6,7 @@ import type { SessionView } from '../stores/sessions.ts';
 import type { SigningKeys } from './keys.ts';
 
 /** The claims of a consumer's or staff user's access token. */
-export interface AccessClaims extends JWTPayload {
+interface AccessClaims extends JWTPayload {
   scope: Scope;
   sid: string;
   accessType: AccessType;

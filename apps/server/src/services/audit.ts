@@ -8,7 +8,7 @@ import {
   type NewAuditRow,
 } from '../stores/audit-log.ts';
 
-export type AuditOutcome = 'success' | 'failure' | 'locked' | 'revoked';
+type AuditOutcome = 'success' | 'failure' | 'locked' | 'revoked';
 
 export interface AuditEntry {
   /** Dotted name of what happened, e.g. `admin.sign-in`, `refresh.reuse`, `launch.customer`. */

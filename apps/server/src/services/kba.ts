@@ -67,7 +67,7 @@ export interface SuccessPlan {
   writes: readonly StatementPart[];
 }
 
-export type PlanOnSuccess<Plan extends SuccessPlan> = (consumer: VerifiedConsumer) => Plan;
+type PlanOnSuccess<Plan extends SuccessPlan> = (consumer: VerifiedConsumer) => Plan;
 
 /** Every outcome of a verification but success. */
 export type VerificationRefusal =

@@ -15,7 +15,7 @@ import { hashToken, randomToken } from './secret-tokens.ts';
 import { endingInstants } from './session-endings.ts';
 import type { SessionPrincipal } from './sessions.ts';
 
-export const launchTokenLifetimeMs = 60_000;
+const launchTokenLifetimeMs = 60_000;
 
 /** An admin opens a customer's portal (or its dash billing): a single-use token valid 60 s. */
 export async function createLaunchToken(

@@ -68,7 +68,7 @@ function policyUnder(user: StaffOf, tenant: TenantRow | undefined): StaffSecondF
 export const tenantOf = (ctx: Pick<AppContext, 'db'>, user: StaffOf) =>
   user.tenantId === null ? Promise.resolve(undefined) : findTenantById(ctx.db, user.tenantId);
 
-export async function secondFactorPolicyOf(
+async function secondFactorPolicyOf(
   ctx: Pick<AppContext, 'db'>,
   user: StaffOf,
 ): Promise<StaffSecondFactorPolicy> {

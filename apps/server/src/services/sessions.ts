@@ -26,7 +26,7 @@ import { hashToken, randomToken } from './secret-tokens.ts';
 import { endingDepsOf, endingInstants, lastUseStepMs, recordEndings } from './session-endings.ts';
 
 /** A rotated refresh token presented again this soon gets a sibling pair (tabs refreshing together). */
-export const refreshGraceMs = 10_000;
+const refreshGraceMs = 10_000;
 
 export interface NewSession {
   scope: Scope;
@@ -68,7 +68,7 @@ export interface RequireSessionOptions {
  */
 export type WritesWithSession = (sessionId: string) => StatementPart[];
 
-export interface OpenOptions {
+interface OpenOptions {
   alongside?: WritesWithSession;
   /** The names the access token carries, where the caller has read them; else they are read with the writes. */
   names?: SessionNames;
@@ -88,7 +88,7 @@ export interface ReservedSession {
 }
 
 /** The credentials a call carries that can name its session. */
-export interface SessionCredentials {
+interface SessionCredentials {
   bearer: string | undefined;
   refreshToken: string | undefined;
 }

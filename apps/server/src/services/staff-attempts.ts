@@ -130,7 +130,7 @@ export function settleSecondFactor(
 }
 
 /** A try that was paid for but never judged gives its place back. */
-export function giveBackSecondFactor(ctx: AppContext, paid: SecondFactorTry): Promise<void> {
+function giveBackSecondFactor(ctx: AppContext, paid: SecondFactorTry): Promise<void> {
   return giveBackSecondFactorTry(ctx.db, paid.reserved);
 }
 

@@ -14,7 +14,7 @@ export interface DirectSignInToken {
 
 export const directSignInEvent = 'consumer.sign-in.identity-token';
 
-export type TokenColumn = 'guid' | 'short_id';
+type TokenColumn = 'guid' | 'short_id';
 
 export interface DirectSignInInput {
   /** The token's guid (lower case) or its normalised short id. */

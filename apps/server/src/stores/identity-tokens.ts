@@ -110,10 +110,7 @@ export async function findIdentityTokenToVerify(
 }
 
 /** A token that exists and has not been revoked, found by guid or short id. Never writes. */
-export async function findIdentityToken(
-  db: Database,
-  tokenParam: string,
-): Promise<IdentityTokenRecord | null> {
+async function findIdentityToken(db: Database, tokenParam: string): Promise<IdentityTokenRecord | null> {
   return (await findIdentityTokenToVerify(db, tokenParam))?.record ?? null;
 }
 

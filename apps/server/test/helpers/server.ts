@@ -40,7 +40,7 @@ export class TestClock implements Clock {
 }
 
 /** Keeps every mail in memory; tests that need the real SMTP path use `startSmtpServer`. */
-export class CapturingMailer implements Mailer {
+class CapturingMailer implements Mailer {
   readonly sent: OutgoingMail[] = [];
 
   async send(mail: OutgoingMail): Promise<void> {

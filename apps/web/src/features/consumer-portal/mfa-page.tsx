@@ -14,7 +14,7 @@ import { consumerMessages } from './consumer-messages.ts';
 import { landingPath } from './landing.ts';
 
 /** The server sends a new code at most once a minute (DESIGN.md section 5). */
-export const resendCooldownMs = 60_000;
+const resendCooldownMs = 60_000;
 
 /** Seconds until `availableAt`, counting down once a second; 0 once it has passed. */
 function useSecondsUntil(availableAt: number): number {

@@ -27,7 +27,7 @@ interface ChangePasswordValues extends NewPasswordValues {
   currentPassword: string;
 }
 
-export const changeMessages = {
+const changeMessages = {
   changed: 'Your password has been changed. Sign in with your new password.',
   wrongCurrent: 'The username or current password is not correct.',
   enterUsername: 'Enter your username.',

@@ -8,7 +8,7 @@ export interface NewPasswordValues {
 }
 
 /** What makes a strong password, said before the person chooses one rather than after a refusal. */
-export function PasswordAdvice() {
+function PasswordAdvice() {
   return (
     <>
       <span>{passwordAdvice.rule}</span> <span>{passwordAdvice.avoid}</span>

@@ -9,7 +9,7 @@ import { type ObservedStorage, observeStorage } from './session-storage.ts';
 let storage: ObservedStorage | undefined;
 
 /** The tab's session storage, observed so pages follow token changes wherever they happen. */
-export function portalStorage(): ObservedStorage {
+function portalStorage(): ObservedStorage {
   storage ??= observeStorage(window.sessionStorage);
   return storage;
 }
@@ -20,7 +20,7 @@ const clients = new Map<Scope, ApiClient>();
  * One API client per portal scope. An ended session (expiry or 401) returns to that scope's start
  * (DESIGN.md section 6) rather than the entry root, so a staff member lands on their sign-in page.
  */
-export function portalApi(scope: Scope): ApiClient {
+function portalApi(scope: Scope): ApiClient {
   let client = clients.get(scope);
   if (client === undefined) {
     const observed = portalStorage();

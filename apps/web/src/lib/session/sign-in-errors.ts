@@ -37,7 +37,7 @@ export function waitInWords(seconds: number): string {
 }
 
 /** The wait the server asked for (its `Retry-After`), in words; undefined when it did not say. */
-export function waitOf(error: unknown): string | undefined {
+function waitOf(error: unknown): string | undefined {
   const seconds = isApiError(error) ? error.retryAfterSeconds : undefined;
   return seconds === undefined ? undefined : waitInWords(seconds);
 }
