@@ -1,6 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBoundaryViolations } from './check-boundaries.ts';
 
@@ -308,4 +310,47 @@ describe('findBoundaryViolations', () => {
       rmSync(clean, { recursive: true, force: true });
     }
   });
+});
+
+describe('knip, the last step of npm run lint', () => {
+  const repositoryRoot = path.resolve(import.meta.dirname, '..');
+  const knip = path.join(repositoryRoot, 'node_modules/.bin/knip');
+
+  /** Runs knip on a small workspace whose `lib.ts` exports `exports`, of which `index.ts` imports `used`. */
+  async function knipOn(exports: string): Promise<{ failed: boolean; output: string }> {
+    const directory = mkdtempSync(path.join(tmpdir(), 'knip-probe-'));
+    try {
+      writeFileSync(
+        path.join(directory, 'package.json'),
+        JSON.stringify({ name: 'probe', private: true, type: 'module', main: 'index.ts' }),
+      );
+      writeFileSync(
+        path.join(directory, 'index.ts'),
+        "import { used } from './lib.ts';\nconsole.info(used);\n",
+      );
+      writeFileSync(path.join(directory, 'lib.ts'), exports);
+      const run = promisify(execFile)(knip, ['--directory', directory, '--no-progress', '--no-config-hints']);
+      const { stdout } = await run;
+      return { failed: false, output: stdout };
+    } catch (error) {
+      const { stdout = '' } = error as { stdout?: string };
+      return { failed: true, output: stdout };
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }
+
+  it('is run by npm run lint', () => {
+    const manifest = JSON.parse(readFileSync(path.join(repositoryRoot, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(manifest.scripts.lint).toMatch(/(^|&& )knip\b/);
+  });
+
+  it('fails on an export nothing imports, and passes once it is gone', async () => {
+    const unused = await knipOn('export const used = 1;\nexport const unused = 2;\n');
+    expect(unused.failed).toBe(true);
+    expect(unused.output).toMatch(/Unused exports \(1\)\s+unused\b/);
+    expect(await knipOn('export const used = 1;\n')).toEqual({ failed: false, output: '' });
+  }, 60_000);
 });
