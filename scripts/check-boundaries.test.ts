@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBoundaryViolations } from './check-boundaries.ts';
+import { writeFixtureTree } from './fixture-tree.ts';
 
 const fixture: Record<string, string> = {
   'package.json': JSON.stringify({ workspaces: ['apps/*', 'e2e', 'packages/domain', 'packages/client'] }),
@@ -113,11 +114,7 @@ const featureB = 'apps/web/src/features/b';
 let root = '';
 
 beforeAll(() => {
-  root = mkdtempSync(path.join(tmpdir(), 'boundaries-'));
-  for (const [file, text] of Object.entries(fixture)) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), text);
-  }
+  root = writeFixtureTree('boundaries-', fixture);
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -318,19 +315,14 @@ describe('knip, the last step of npm run lint', () => {
 
   /** Runs knip on a small workspace whose `lib.ts` exports `exports`, of which `index.ts` imports `used`. */
   async function knipOn(exports: string): Promise<{ failed: boolean; output: string }> {
-    const directory = mkdtempSync(path.join(tmpdir(), 'knip-probe-'));
+    const directory = writeFixtureTree('knip-probe-', {
+      'package.json': JSON.stringify({ name: 'probe', private: true, type: 'module', main: 'index.ts' }),
+      'index.ts': "import { used } from './lib.ts';\nconsole.info(used);\n",
+      'lib.ts': exports,
+    });
     try {
-      writeFileSync(
-        path.join(directory, 'package.json'),
-        JSON.stringify({ name: 'probe', private: true, type: 'module', main: 'index.ts' }),
-      );
-      writeFileSync(
-        path.join(directory, 'index.ts'),
-        "import { used } from './lib.ts';\nconsole.info(used);\n",
-      );
-      writeFileSync(path.join(directory, 'lib.ts'), exports);
-      const run = promisify(execFile)(knip, ['--directory', directory, '--no-progress', '--no-config-hints']);
-      const { stdout } = await run;
+      const run = promisify(execFile);
+      const { stdout } = await run(knip, ['--directory', directory, '--no-progress', '--no-config-hints']);
       return { failed: false, output: stdout };
     } catch (error) {
       const { stdout = '' } = error as { stdout?: string };

@@ -3,9 +3,10 @@ import type { Database } from '../db/index.ts';
 
 /**
  * The in-process cache of the public reads a mailing day hammers: the access lookup (with its logos)
- * and the identity-token lookup, each kept by its store (DESIGN.md section 5). An entry lives at most `readCacheTtlMs`, so a change
- * made by another process (an operator revoking a mailing, another instance) shows within that
- * time; a change made through this process's database handle removes its entries at once.
+ * and the identity-token lookup, each kept by its store (docs/rules.md#caches). An entry lives at
+ * most `readCacheTtlMs`, so a change made by another process (an operator revoking a mailing,
+ * another instance) shows within that time; a change made through this process's database handle
+ * removes its entries at once.
  *
  * Only answers that found something are kept: an unknown token or subdomain is looked up every
  * time, so a token issued a moment ago resolves at once and unknown-token failures still count.
