@@ -1,12 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBoundaryViolations } from './check-boundaries.ts';
 import { writeFixtureTree } from './fixture-tree.ts';
 
 const fixture: Record<string, string> = {
-  'package.json': JSON.stringify({ workspaces: ['apps/*', 'e2e', 'packages/domain'] }),
+  'package.json': JSON.stringify({ workspaces: ['apps/*', 'e2e', 'packages/domain', 'packages/client'] }),
   'apps/server/package.json': JSON.stringify({
     name: '@fixture/server',
     exports: { './testing': './test/entry.ts' },
@@ -41,6 +43,13 @@ const fixture: Record<string, string> = {
     "import type { StatementPart } from '../db/sql.ts';",
     '',
   ].join('\n'),
+  'apps/server/src/routes/types.ts': [
+    "import type { Row } from '../db/schema.ts';",
+    "import { db } from '../db/index.ts';",
+    "import type { Rule } from '../services/rule.ts';",
+    'export const use = (row: Row, rule: Rule) => [db, row, rule];',
+    '',
+  ].join('\n'),
   'apps/web/package.json': JSON.stringify({ name: '@fixture/web' }),
   'apps/web/tsconfig.json': JSON.stringify({
     compilerOptions: {
@@ -68,6 +77,18 @@ const fixture: Record<string, string> = {
     '',
   ].join('\n'),
   'apps/web/src/features/a/own.ts': 'export const own = 1;\n',
+  'apps/web/src/components/banner.tsx': "import { own } from '../features/a/own.ts';\nexport { own };\n",
+  'apps/web/src/lib/texts/uses-feature.ts':
+    "import { thing } from '@/features/b/thing.ts';\nexport { thing };\n",
+  'packages/client/package.json': JSON.stringify({ name: '@fixture/client', exports: './src/index.ts' }),
+  'packages/client/src/index.ts': "export { call } from './http.ts';\nexport * from './own-user.ts';\n",
+  'packages/client/src/http.ts': "import { path } from './sessions.ts';\nexport const call = path;\n",
+  'packages/client/src/sessions.ts':
+    "import type { call } from './http.ts';\nexport const path: typeof call = 1;\n",
+  'packages/domain/src/ring-a.ts': "import { b } from './ring-b.ts';\nexport const a = b;\n",
+  'packages/domain/src/ring-b.ts': "export const b = () => import('@fixture/client');\n",
+  'packages/client/src/domain-user.ts': "import '../../domain/src/ring-a.ts';\n",
+  'packages/client/src/own-user.ts': "import './domain-user.ts';\n",
   'apps/web/src/features/a/nested/deep.ts': [
     "export { own } from '../own.ts';",
     "export { thing } from '../../b/thing.ts';",
@@ -227,6 +248,62 @@ describe('findBoundaryViolations', () => {
     ]);
   });
 
+  it('reports a route importing anything of db/, even a type, once, and not its services types', async () => {
+    const violations = await findBoundaryViolations(root);
+    const route = 'apps/server/src/routes/types.ts';
+    expect(violations.filter((violation) => violation.file === route)).toEqual([
+      { file: route, line: 1, specifier: '../db/schema.ts', rule: 'routes', into: 'apps/server/src/db' },
+      { file: route, line: 2, specifier: '../db/index.ts', rule: 'routes', into: 'apps/server/src/db' },
+    ]);
+  });
+
+  it('reports lib/ or components/ importing a feature', async () => {
+    const violations = await findBoundaryViolations(root);
+    expect(violations.filter((violation) => violation.rule === 'shared')).toEqual([
+      {
+        file: 'apps/web/src/components/banner.tsx',
+        line: 1,
+        specifier: '../features/a/own.ts',
+        rule: 'shared',
+        into: 'apps/web/src/features/a',
+      },
+      {
+        file: 'apps/web/src/lib/texts/uses-feature.ts',
+        line: 1,
+        specifier: '@/features/b/thing.ts',
+        rule: 'shared',
+        into: featureB,
+      },
+    ]);
+  });
+
+  it('reports each circle of imports once, through types, dynamic imports and package exports', async () => {
+    const violations = await findBoundaryViolations(root);
+    expect(violations.filter((violation) => violation.rule === 'circle')).toEqual([
+      {
+        file: 'apps/server/src/db/index.ts',
+        line: 1,
+        specifier: '../stores/rows.ts',
+        rule: 'circle',
+        into: 'apps/server/src/db/index.ts -> apps/server/src/stores/rows.ts -> apps/server/src/db/index.ts',
+      },
+      {
+        file: 'packages/client/src/domain-user.ts',
+        line: 1,
+        specifier: '../../domain/src/ring-a.ts',
+        rule: 'circle',
+        into: 'packages/client/src/domain-user.ts -> packages/domain/src/ring-a.ts -> packages/domain/src/ring-b.ts -> packages/client/src/index.ts -> packages/client/src/own-user.ts -> packages/client/src/domain-user.ts',
+      },
+      {
+        file: 'packages/client/src/http.ts',
+        line: 1,
+        specifier: './sessions.ts',
+        rule: 'circle',
+        into: 'packages/client/src/http.ts -> packages/client/src/sessions.ts -> packages/client/src/http.ts',
+      },
+    ]);
+  });
+
   it('reports nothing for a tree that keeps its boundaries', async () => {
     const clean = mkdtempSync(path.join(tmpdir(), 'boundaries-clean-'));
     try {
@@ -238,4 +315,42 @@ describe('findBoundaryViolations', () => {
       rmSync(clean, { recursive: true, force: true });
     }
   });
+});
+
+describe('knip, the last step of npm run lint', () => {
+  const repositoryRoot = path.resolve(import.meta.dirname, '..');
+  const knip = path.join(repositoryRoot, 'node_modules/.bin/knip');
+
+  /** Runs knip on a small workspace whose `lib.ts` exports `exports`, of which `index.ts` imports `used`. */
+  async function knipOn(exports: string): Promise<{ failed: boolean; output: string }> {
+    const directory = writeFixtureTree('knip-probe-', {
+      'package.json': JSON.stringify({ name: 'probe', private: true, type: 'module', main: 'index.ts' }),
+      'index.ts': "import { used } from './lib.ts';\nconsole.info(used);\n",
+      'lib.ts': exports,
+    });
+    try {
+      const run = promisify(execFile);
+      const { stdout } = await run(knip, ['--directory', directory, '--no-progress', '--no-config-hints']);
+      return { failed: false, output: stdout };
+    } catch (error) {
+      const { stdout = '' } = error as { stdout?: string };
+      return { failed: true, output: stdout };
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }
+
+  it('is run by npm run lint', () => {
+    const manifest = JSON.parse(readFileSync(path.join(repositoryRoot, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(manifest.scripts.lint).toMatch(/(^|&& )knip\b/);
+  });
+
+  it('fails on an export nothing imports, and passes once it is gone', async () => {
+    const unused = await knipOn('export const used = 1;\nexport const unused = 2;\n');
+    expect(unused.failed).toBe(true);
+    expect(unused.output).toMatch(/Unused exports \(1\)\s+unused\b/);
+    expect(await knipOn('export const used = 1;\n')).toEqual({ failed: false, output: '' });
+  }, 60_000);
 });

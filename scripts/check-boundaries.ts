@@ -1,9 +1,11 @@
 /**
  * The import boundaries biome cannot see, because they depend on where an import lands rather than
- * on how it is spelled: a feature folder of an app imports no other feature, nothing outside apps/X
- * imports apps/X except through a package export apps/X declares, the server's layers import
- * only downwards (routes, services, stores, db), and only stores run statements: routes and
- * services use no query builder, table, statement, transaction or read cache, only their types. Run by
+ * on how it is spelled: a feature folder of an app imports no other feature, and an app's shared
+ * folders (lib/, components/) import no feature; nothing outside apps/X imports apps/X except
+ * through a package export apps/X declares; the server's layers import only downwards (routes,
+ * services, stores, db), routes import nothing of db/, not even a type, and only stores run
+ * statements: routes and services use no query builder, table, statement, transaction or read
+ * cache, only their types; and no file imports itself through a circle of imports. Run by
  * `npm run lint`.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -18,8 +20,11 @@ export interface BoundaryViolation {
   file: string;
   line: number;
   specifier: string;
-  rule: 'feature' | 'app' | 'layer' | 'statements';
-  /** The feature, app or layer folder, or the package, the import reaches into. */
+  rule: 'feature' | 'shared' | 'app' | 'layer' | 'routes' | 'statements' | 'circle';
+  /**
+   * The feature, app or layer folder, or the package, the import reaches into; for a circle, the
+   * files of the circle, each importing the next and the last the first.
+   */
   into: string;
 }
 
@@ -29,7 +34,8 @@ const skippedDirectories = new Set(['node_modules', 'dist', 'coverage', 'test-re
 interface Workspace {
   name: string;
   directory: string;
-  exports: Set<string>;
+  /** Each subpath (`.`, `./testing`) the package makes public, and the file it maps to if one. */
+  exports: Map<string, string | undefined>;
 }
 
 /** The app folder (`apps/<name>`) a repository path lies in, if any. */
@@ -40,6 +46,11 @@ function appOf(file: string): string | undefined {
 /** The feature folder (`apps/<name>/src/features/<feature>`) a repository path lies in, if any. */
 function featureOf(file: string): string | undefined {
   return /^(apps\/[^/]+\/src\/features\/[^/]+)\//.exec(file)?.[1];
+}
+
+/** The shared folder (`apps/<name>/src/lib` or `.../components`) a repository path lies in, if any. */
+function sharedFolderOf(file: string): string | undefined {
+  return /^(apps\/[^/]+\/src\/(?:lib|components))\//.exec(file)?.[1];
 }
 
 /** The server's layers, highest first: each imports only the layers after it. */
@@ -61,12 +72,18 @@ const statementFreeLayers = new Set(['routes', 'services']);
  */
 const reservedEvenForTypes = new Set(['apps/server/src/stores/read-cache.ts', 'apps/server/src/db/sql.ts']);
 
+const databaseFolder = 'apps/server/src/db';
+
+function inDatabaseFolder(file: string): boolean {
+  return file.startsWith(`${databaseFolder}/`);
+}
+
 /** What only stores may use: the query builder, the database's modules, and the read cache. */
 function reservedForStores(specifier: string, imported: string | undefined): string | undefined {
   if (specifier === 'drizzle-orm' || specifier.startsWith('drizzle-orm/')) return 'drizzle-orm';
   if (imported === undefined) return undefined;
   if (reservedEvenForTypes.has(imported)) return imported;
-  if (imported.startsWith('apps/server/src/db/')) return 'apps/server/src/db';
+  if (inDatabaseFolder(imported)) return databaseFolder;
   if (imported === 'apps/server/src/stores/read-cache.ts') return imported;
   return undefined;
 }
@@ -149,12 +166,17 @@ function readJson(file: string): Record<string, unknown> {
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 }
 
-/** The subpaths (`.`, `./testing`) a package.json `exports` field makes public. */
-function exportedSubpaths(exportsField: unknown): string[] {
-  if (typeof exportsField === 'string') return ['.'];
-  if (typeof exportsField !== 'object' || exportsField === null) return [];
-  const keys = Object.keys(exportsField);
-  return keys.some((key) => key.startsWith('.')) ? keys : ['.'];
+/**
+ * The subpaths (`.`, `./testing`) a package.json `exports` field makes public, each with the file
+ * it maps to when the mapping is a plain path (conditions are not followed).
+ */
+function exportedSubpaths(directory: string, exportsField: unknown): Map<string, string | undefined> {
+  const fileOf = (target: unknown) => (typeof target === 'string' ? path.join(directory, target) : undefined);
+  if (typeof exportsField === 'string') return new Map([['.', fileOf(exportsField)]]);
+  if (typeof exportsField !== 'object' || exportsField === null) return new Map();
+  const entries = Object.entries(exportsField);
+  if (!entries.some(([key]) => key.startsWith('.'))) return new Map([['.', undefined]]);
+  return new Map(entries.map(([key, target]) => [key, fileOf(target)]));
 }
 
 function workspacesOf(root: string): Workspace[] {
@@ -170,7 +192,7 @@ function workspacesOf(root: string): Workspace[] {
     if (!existsSync(manifestPath)) return [];
     const { name, exports } = readJson(manifestPath);
     if (typeof name !== 'string') return [];
-    return [{ name, directory, exports: new Set(exportedSubpaths(exports)) }];
+    return [{ name, directory, exports: exportedSubpaths(directory, exports) }];
   });
 }
 
@@ -194,30 +216,105 @@ function compilerOptionsFinder(root: string): (file: string) => ts.CompilerOptio
 }
 
 /**
- * Where an import lands: a path for relative imports, `paths` aliases and deep imports into a
- * workspace package; undefined for other packages and for a workspace package's declared exports,
- * which are its public surface.
+ * Where an import lands: `path` for relative imports, `paths` aliases and deep imports into a
+ * workspace package; for a workspace package's declared exports, which are its public surface and
+ * cross no boundary, only `exported`, the file the export maps to. Both undefined for other packages.
  */
 function importTarget(
   file: string,
   specifier: string,
   workspaces: Workspace[],
   compilerOptionsOf: (file: string) => ts.CompilerOptions | undefined,
-): string | undefined {
+): { path?: string; exported?: string } {
   if (specifier === '.' || specifier === '..' || /^\.\.?\//.test(specifier)) {
-    return path.resolve(path.dirname(file), specifier);
+    return { path: path.resolve(path.dirname(file), specifier) };
   }
   const workspace = workspaces.find(({ name }) => specifier === name || specifier.startsWith(`${name}/`));
   if (workspace !== undefined) {
     const subpath = `.${specifier.slice(workspace.name.length)}`;
-    return workspace.exports.has(subpath) ? undefined : path.join(workspace.directory, subpath);
+    return workspace.exports.has(subpath)
+      ? { exported: workspace.exports.get(subpath) }
+      : { path: path.join(workspace.directory, subpath) };
   }
   const options = compilerOptionsOf(file);
-  if (options?.paths === undefined) return undefined;
+  if (options?.paths === undefined) return {};
   const resolved = ts.resolveModuleName(specifier, file, options, ts.sys).resolvedModule;
   return resolved === undefined || resolved.isExternalLibraryImport === true
-    ? undefined
-    : resolved.resolvedFileName;
+    ? {}
+    : { path: resolved.resolvedFileName };
+}
+
+interface ImportEdge {
+  line: number;
+  specifier: string;
+  imported: string;
+}
+
+/**
+ * One violation for each circle of imports: for every group of files that reach each other
+ * (Tarjan's strongly connected components), the shortest circle through its first file.
+ */
+function circleViolations(imports: Map<string, ImportEdge[]>): BoundaryViolation[] {
+  const index = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    lowest.set(file, index.get(file) ?? 0);
+    stack.push(file);
+    onStack.add(file);
+    for (const { imported } of imports.get(file) ?? []) {
+      if (!imports.has(imported)) continue;
+      if (!index.has(imported)) {
+        visit(imported);
+        lowest.set(file, Math.min(lowest.get(file) ?? 0, lowest.get(imported) ?? 0));
+      } else if (onStack.has(imported)) {
+        lowest.set(file, Math.min(lowest.get(file) ?? 0, index.get(imported) ?? 0));
+      }
+    }
+    if (lowest.get(file) !== index.get(file)) return;
+    const group: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop();
+      if (member === undefined) break;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== file);
+    const importsItself = (imports.get(file) ?? []).some(({ imported }) => imported === file);
+    if (group.length > 1 || importsItself) groups.push(group.sort());
+  };
+  for (const file of [...imports.keys()].sort()) if (!index.has(file)) visit(file);
+  return groups.map((group) => {
+    const [start = ''] = group;
+    const members = new Set(group);
+    const cameFrom = new Map<string, string>();
+    const queue = [start];
+    for (let at = 0; at < queue.length && !cameFrom.has(start); at++) {
+      const file = queue[at] ?? '';
+      for (const { imported } of imports.get(file) ?? []) {
+        if (!members.has(imported) || cameFrom.has(imported)) continue;
+        cameFrom.set(imported, file);
+        queue.push(imported);
+      }
+    }
+    const circle: string[] = [];
+    for (let file = cameFrom.get(start); file !== undefined && file !== start; file = cameFrom.get(file)) {
+      circle.unshift(file);
+    }
+    circle.unshift(start);
+    const [next = start] = circle.slice(1);
+    const edge = (imports.get(start) ?? []).find(({ imported }) => imported === next);
+    return {
+      file: start,
+      line: edge?.line ?? 1,
+      specifier: edge?.specifier ?? '',
+      rule: 'circle' as const,
+      into: [...circle, start].join(' -> '),
+    };
+  });
 }
 
 export async function findBoundaryViolations(root: string): Promise<BoundaryViolation[]> {
@@ -225,21 +322,28 @@ export async function findBoundaryViolations(root: string): Promise<BoundaryViol
   const compilerOptionsOf = compilerOptionsFinder(root);
   const relative = (file: string) => path.relative(root, file).split(path.sep).join('/');
   const violations: BoundaryViolation[] = [];
+  const imports = new Map<string, ImportEdge[]>();
   for (const file of await sourceFiles(root)) {
     const text = await readFile(file, 'utf8');
     const importer = relative(file);
     const importerFeature = featureOf(importer);
     const importerLayer = layerOf(importer);
+    const importerIsRoute = importerLayer?.folder === 'apps/server/src/routes';
     const landings = new Map<string, string>();
+    const edges: ImportEdge[] = [];
+    imports.set(importer, edges);
     for (const { fileName: specifier, pos } of ts.preProcessFile(text, true, true).importedFiles) {
       const target = importTarget(file, specifier, workspaces, compilerOptionsOf);
-      if (target === undefined) continue;
-      const imported = relative(target);
+      const line = text.slice(0, pos).split('\n').length;
+      const landing = target.path ?? target.exported;
+      if (landing !== undefined) edges.push({ line, specifier, imported: relative(landing) });
+      if (target.path === undefined) continue;
+      const imported = relative(target.path);
       landings.set(specifier, imported);
       const targetApp = appOf(imported);
       const targetFeature = featureOf(imported);
       const targetLayer = layerOf(imported);
-      const line = text.slice(0, pos).split('\n').length;
+      const importerShared = sharedFolderOf(importer);
       if (targetApp !== undefined && targetApp !== appOf(importer)) {
         violations.push({ file: importer, line, specifier, rule: 'app', into: targetApp });
       } else if (
@@ -248,6 +352,10 @@ export async function findBoundaryViolations(root: string): Promise<BoundaryViol
         targetFeature !== importerFeature
       ) {
         violations.push({ file: importer, line, specifier, rule: 'feature', into: targetFeature });
+      } else if (importerShared !== undefined && targetFeature !== undefined) {
+        violations.push({ file: importer, line, specifier, rule: 'shared', into: targetFeature });
+      } else if (importerIsRoute && inDatabaseFolder(imported)) {
+        violations.push({ file: importer, line, specifier, rule: 'routes', into: databaseFolder });
       } else if (
         importerLayer !== undefined &&
         targetLayer !== undefined &&
@@ -257,26 +365,36 @@ export async function findBoundaryViolations(root: string): Promise<BoundaryViol
       }
     }
     if (importerLayer !== undefined && statementFreeLayers.has(path.basename(importerLayer.folder))) {
-      violations.push(...statementViolations(file, text, importer, (specifier) => landings.get(specifier)));
+      const landing = (specifier: string) => landings.get(specifier);
+      const reported = statementViolations(file, text, importer, landing);
+      violations.push(...reported.filter(({ into }) => !(importerIsRoute && into === databaseFolder)));
     }
   }
+  violations.push(...circleViolations(imports));
   return violations.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
 }
 
 const explanations: Record<BoundaryViolation['rule'], string> = {
   feature: 'a feature imports no other feature; move what they share to components/ or lib/',
+  shared:
+    'lib/ and components/ are shared by the features and import none of them; move what they need out of the feature',
   app: 'only the app itself imports its files; elsewhere import a package export it declares in its package.json',
   layer:
     'the server imports downwards only (routes, services, stores, db); move what both need to the lower layer',
+  routes:
+    'routes import nothing of db/, not even a type; take the type from @entry/domain or the service the route calls',
   statements:
     'only stores run statements and transactions and use the read cache; routes and services call a store function and hand it rows (other types may be imported)',
+  circle:
+    'no file imports itself through other files; move what the files of the circle share to a file that imports none of them',
 };
 
 async function main(): Promise<void> {
   const root = path.resolve(import.meta.dirname, '..');
   const violations = await findBoundaryViolations(root);
   for (const { file, line, specifier, rule, into } of violations) {
-    console.error(`${file}:${line}: '${specifier}' reaches into ${into}: ${explanations[rule]}`);
+    const where = rule === 'circle' ? `closes the circle ${into}` : `reaches into ${into}`;
+    console.error(`${file}:${line}: '${specifier}' ${where}: ${explanations[rule]}`);
   }
   if (violations.length > 0) {
     console.error(`Import boundaries: ${violations.length} violation(s).`);

@@ -1,4 +1,4 @@
-import { cpus, freemem, loadavg, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 
 export interface Machine {
   nproc: number;
@@ -21,5 +21,3 @@ export function describeMachine(): Machine {
     loadAtStart: loadAverage(),
   };
 }
-
-export const freeMemoryMiB = (): number => Math.round(freemem() / 2 ** 20);

@@ -1,9 +1,9 @@
 import pg from 'pg';
 
 /** The PostgreSQL server the benchmarks use (BENCH_POSTGRES_URL); each run gets databases of its own. */
-export const postgresServerUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const postgresServerUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-export function databaseUrl(name: string): string {
+function databaseUrl(name: string): string {
   const url = new URL(postgresServerUrl);
   url.pathname = `/${name}`;
   return url.toString();

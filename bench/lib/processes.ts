@@ -89,7 +89,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
 }
 
 /** Resident memory of a process in MiB, from /proc/<pid>/status (VmRSS). */
-export async function residentMiB(pid: number): Promise<number | undefined> {
+async function residentMiB(pid: number): Promise<number | undefined> {
   try {
     const status = await readFile(`/proc/${pid}/status`, 'utf8');
     const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);

@@ -131,7 +131,7 @@ export async function directSignIn(baseUrl: string, demo: Demo): Promise<{ refre
   return (await response.json()) as { refreshToken: string };
 }
 
-export const directSignInBody = (demo: Demo) => ({
+const directSignInBody = (demo: Demo) => ({
   token: demo.identityTokens.direct,
   customerId: demo.tenant.customerId,
   subdomain: demo.tenant.subdomain,

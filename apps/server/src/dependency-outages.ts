@@ -19,7 +19,7 @@ export interface DependencyStatus {
 }
 
 /** How soon a refused caller may try again while the database is away: about one probe later. */
-export const databaseRetryAfterSeconds = 5;
+const databaseRetryAfterSeconds = 5;
 
 /** The refusal of a call while the database cannot answer it. */
 export function databaseUnavailableRefusal() {

@@ -20,7 +20,7 @@ function validationErrors(error: FastifyError): FieldError[] {
 }
 
 /** Maps every failure to the error body; a 5xx never carries details or a stack trace. */
-export function toApiError(error: FastifyError | Error): ApiError {
+function toApiError(error: FastifyError | Error): ApiError {
   if (error instanceof ApiError) return error;
   if (isDatabaseOutage(error)) return databaseUnavailableRefusal();
   const fastifyError = error as FastifyError;

@@ -12,7 +12,7 @@ import { refreshCookieName } from './routes/session-http.ts';
  */
 
 /** `POST /api/auth/v1/consumer/sign-in/{x}` -> `postConsumerSignInByX`: stable and unique per route. */
-export function operationIdOf(method: string, url: string): string {
+function operationIdOf(method: string, url: string): string {
   const words = url
     .replace(/^\/api\/(auth\/)?(v1\/)?/, '')
     .split('/')

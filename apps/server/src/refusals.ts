@@ -507,7 +507,7 @@ export const refusals = {
 
 export type RefusalName = keyof typeof refusals;
 
-export interface RefusalOptions {
+interface RefusalOptions {
   /** The fields the error items name, instead of the table's. */
   fields?: readonly string[];
   /** Error items with messages of their own, instead of the fields. */

@@ -21,10 +21,7 @@ const stateChangingMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const tenantLabel = /^[a-z0-9-]+$/;
 
 /** The product's own origins: the bare domain, the apps host and every tenant host. */
-export function isOwnOrigin(
-  config: Pick<Config, 'publicScheme' | 'publicDomain' | 'publicPort'>,
-  origin: string,
-) {
+function isOwnOrigin(config: Pick<Config, 'publicScheme' | 'publicDomain' | 'publicPort'>, origin: string) {
   const schemePrefix = `${config.publicScheme}://`;
   const hostSuffix = `${config.publicDomain}${config.publicPort === '' ? '' : `:${config.publicPort}`}`;
   const value = origin.toLowerCase();

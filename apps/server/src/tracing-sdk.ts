@@ -5,7 +5,7 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { Tracing } from './tracing.ts';
+import type { Tracing } from './tracer.ts';
 
 /**
  * The OpenTelemetry SDK, imported by `tracing.ts` only when OTEL_EXPORTER_OTLP_ENDPOINT is set:

@@ -1,27 +1,11 @@
-import type { FastifyPluginCallback } from 'fastify';
 import type { Config } from './config.ts';
+import type { SpanAttributes, StartedSpan, Tracing } from './tracer.ts';
 
 /**
  * Opt-in OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT). The SDK lives in `tracing-sdk.ts`,
  * loaded only when traces are on (decision record 035); everything else calls the few functions
  * here, which do nothing while no tracer is installed.
  */
-
-export type SpanAttributes = Record<string, string | number | boolean>;
-
-/** A started span; `end` records the failure, if any, and ends it. */
-export interface StartedSpan {
-  end(error?: unknown): void;
-}
-
-export interface Tracing {
-  /** A child of the current request's span (or a root span outside any request). */
-  startSpan(name: string, attributes: SpanAttributes): StartedSpan;
-  /** The Fastify plugin that opens a span for each request and continues an incoming `traceparent`. */
-  fastifyPlugin: FastifyPluginCallback;
-  /** Sends the spans still waiting, then stops. */
-  shutdown(): Promise<void>;
-}
 
 let installed: Tracing | undefined;
 

@@ -15,7 +15,7 @@ import type { Config } from './config.ts';
 import type { PageOrganization } from './services/access.ts';
 import { escapeHtml } from './services/html.ts';
 
-export function appConfigOf(config: Config): AppConfig {
+function appConfigOf(config: Config): AppConfig {
   return appConfigSchema.parse({
     domain: config.publicDomain,
     scheme: config.publicScheme,
@@ -32,7 +32,7 @@ function jsonInHtml(value: unknown): string {
 }
 
 /** `<script type="application/json" id="app-config">`: data, never executed, safe inside HTML. */
-export function injectAppConfig(indexHtml: string, appConfig: AppConfig): string {
+function injectAppConfig(indexHtml: string, appConfig: AppConfig): string {
   const tag = `<script type="application/json" id="app-config">${jsonInHtml(appConfig)}</script>`;
   return indexHtml.includes('</head>') ? indexHtml.replace('</head>', `${tag}</head>`) : `${tag}${indexHtml}`;
 }
@@ -45,7 +45,7 @@ export type OrganizationOfSubdomain = (subdomain: string) => Promise<PageOrganiz
  * tenant's page says who is writing before the app has loaded, and the organization as data
  * (`<script type="application/json" id="organization">`) so the app's first render keeps it.
  */
-export function injectOrganization(indexHtml: string, organization: PageOrganization): string {
+function injectOrganization(indexHtml: string, organization: PageOrganization): string {
   const name = escapeHtml(organization.name);
   const json = jsonInHtml({
     subdomain: organization.subdomain,
@@ -78,7 +78,7 @@ function injectLanguage(indexHtml: string, language: Language): string {
 }
 
 /** The first of the languages a browser prefers (`Accept-Language`, by weight) that the pages speak. */
-export function acceptedLanguage(acceptLanguage: string | undefined): Language | null {
+function acceptedLanguage(acceptLanguage: string | undefined): Language | null {
   const weighted = (acceptLanguage ?? '')
     .split(',')
     .map((part) => {
@@ -118,7 +118,7 @@ const routePreloadsSchema = z.record(
   z.object({ preload: z.array(builtFileSchema), start: z.array(builtFileSchema) }),
 );
 type RoutePreloads = z.infer<typeof routePreloadsSchema>;
-export type RouteFiles = RoutePreloads[string];
+type RouteFiles = RoutePreloads[string];
 
 function readRoutePreloads(webDistDir: string): RoutePreloads {
   const file = path.join(webDistDir, 'route-preloads.json');
@@ -130,7 +130,7 @@ function readRoutePreloads(webDistDir: string): RoutePreloads {
  * and starts self-contained chunks as `async` scripts. All at low priority: the first paint needs
  * none, and Lighthouse counts a high-priority script arriving before it as render-blocking.
  */
-export function injectPreloads(indexHtml: string, files: RouteFiles): string {
+function injectPreloads(indexHtml: string, files: RouteFiles): string {
   const fetched = 'fetchpriority="low" crossorigin';
   const scripts = files.start.map((file) => `<script type="module" async ${fetched} src="${file}"></script>`);
   const links = files.preload.map((file) =>

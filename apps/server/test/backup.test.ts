@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupFrom } from '../src/cli/backup.ts';
 import { runCli } from '../src/cli/operator.ts';
 import { loadConfig } from '../src/config.ts';
-import { type DatabaseHandle, executeStatement, openDatabase, statement } from '../src/db/index.ts';
+import { executeStatement, statement } from '../src/db/database.ts';
+import { type DatabaseHandle, openDatabase } from '../src/db/index.ts';
 import { runMain } from './cli-helpers.ts';
 
 /**

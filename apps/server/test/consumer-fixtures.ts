@@ -20,7 +20,7 @@ export type Answers = Record<VerificationField, string>;
 let sequence = 0;
 
 /** Distinct verification values per call, so a token-less lookup matches exactly one consumer. */
-export function uniqueAnswers(): Answers {
+function uniqueAnswers(): Answers {
   sequence += 1;
   const n = (Date.now() + sequence * 7919) % 10_000;
   return {

@@ -1,8 +1,7 @@
-import { type AuthTokenResult, authTokenResultSchema, decodeJwtPayload } from '@entry/domain';
+import { type AuthTokenResult, authTokenResultSchema, decodeJwtPayload, roleIdByScope } from '@entry/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, identityTokens, mfaCodes, sessions } from '../src/db/schema.ts';
-import { consumerRoleId } from '../src/services/consumer-sign-in-parts.ts';
 import {
   auditEvents,
   type ConsumerFixture,
@@ -104,7 +103,7 @@ describe(`consumer sign-in (${databaseLabel})`, () => {
       expect(decodeJwtPayload(result.accessToken)).toMatchObject({
         sid: result.sessionGuid,
         identityToken: token.guid,
-        user: { name: 'Test Consumer', context: { roleId: consumerRoleId } },
+        user: { name: 'Test Consumer', context: { roleId: roleIdByScope.consumer } },
       });
       const cookie = response.headers.get('set-cookie') ?? '';
       expect(cookie).toMatch(/HttpOnly/i);
@@ -393,7 +392,7 @@ describe(`consumer sign-in (${databaseLabel})`, () => {
       expect(decodeJwtPayload(response.body.authToken.accessToken)).toMatchObject({
         sid: response.body.authToken.sessionGuid,
         identityToken: token.guid,
-        user: { name: 'Test Consumer', context: { roleId: consumerRoleId } },
+        user: { name: 'Test Consumer', context: { roleId: roleIdByScope.consumer } },
       });
       const [session] = await server.ctx.db
         .select()
@@ -453,7 +452,7 @@ describe(`consumer sign-in (${databaseLabel})`, () => {
         sessionGuid: pending.sessionGuid,
       });
       expect(decodeJwtPayload(response.body.accessToken)).toMatchObject({
-        user: { context: { roleId: consumerRoleId } },
+        user: { context: { roleId: roleIdByScope.consumer } },
       });
       const again = await call(server.baseUrl, 'POST', mfaPath(code), { token: pending.accessToken });
       expect(again.status).toBe(409);

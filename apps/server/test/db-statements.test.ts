@@ -1,12 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type DatabaseHandle,
-  executeStatement,
-  maxNamedStatements,
-  openDatabase,
-  statement,
-} from '../src/db/index.ts';
+import { executeStatement, maxNamedStatements, statement } from '../src/db/database.ts';
+import { type DatabaseHandle, openDatabase } from '../src/db/index.ts';
 import {
   executePart,
   fixedText,

@@ -3,14 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { executeStatement, statement } from '../src/db/database.ts';
 import { vacuumWhereDue } from '../src/db/embedded-vacuum.ts';
-import {
-  type DatabaseHandle,
-  executeStatement,
-  openDatabase,
-  pgliteSharedBuffers,
-  statement,
-} from '../src/db/index.ts';
+import { type DatabaseHandle, openDatabase, pgliteSharedBuffers } from '../src/db/index.ts';
 
 /** Opens PGlite in a fresh data directory, as the server does without DATABASE_URL, for `use`. */
 async function withEmbeddedDatabase(use: (handle: DatabaseHandle) => Promise<void>): Promise<void> {

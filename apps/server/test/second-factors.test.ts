@@ -4,15 +4,16 @@ import type {
   ErrorBody,
   RecoveryCodes,
   SecondFactors,
+  StaffKind,
   TotpEnrolment,
 } from '@entry/domain';
+import { roleIdByScope } from '@entry/domain';
 import { and, eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, mailOutbox, type StaffKind, sessions, staffUsers, tenants } from '../src/db/schema.ts';
+import { auditLog, mailOutbox, sessions, staffUsers, tenants } from '../src/db/schema.ts';
 import { hashPassword } from '../src/services/passwords.ts';
 import { totpCodeAtStep, totpStepAt } from '../src/services/second-factor-secrets.ts';
-import { staffRoleIds } from '../src/services/staff-roles.ts';
 import { cli } from './cli-helpers.ts';
 import {
   call,
@@ -50,7 +51,7 @@ describe(`staff second factors: authenticator app, recovery codes, policy and st
         username,
         email: `${username}@example.com`,
         displayName: `User ${users}`,
-        roleId: staffRoleIds[kind],
+        roleId: roleIdByScope[kind],
         passwordHash: await hashPassword(password),
         passwordChangedAt: now,
         createdAt: now,
@@ -157,7 +158,7 @@ describe(`staff second factors: authenticator app, recovery codes, policy and st
     expect(full.status).toBe(200);
     expect(full.body).toMatchObject({ hasRestrictedAccess: false, accessType: 'Admin' });
     expect(decodeJwt(full.body.accessToken)).toMatchObject({
-      user: { context: { roleId: staffRoleIds.admin } },
+      user: { context: { roleId: roleIdByScope.admin } },
     });
     expect(full.headers.getSetCookie().some((line) => line.startsWith('entry-refresh='))).toBe(true);
     expect((await factors('admin', full.body.accessToken)).body.secondFactorAt).toBe(

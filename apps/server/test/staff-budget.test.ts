@@ -1,8 +1,9 @@
 import { request } from 'node:http';
+import type { StaffKind } from '@entry/domain';
 import { type AuthTokenResult, errorBodySchema } from '@entry/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, passwordResetTokens, type StaffKind, sessions, staffUsers } from '../src/db/schema.ts';
+import { auditLog, passwordResetTokens, sessions, staffUsers } from '../src/db/schema.ts';
 import { hashToken, randomToken } from '../src/services/secret-tokens.ts';
 import {
   call,

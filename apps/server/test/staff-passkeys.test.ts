@@ -4,18 +4,12 @@ import type {
   ErrorBody,
   PasskeyOptionsResult,
   SecondFactors,
+  StaffKind,
 } from '@entry/domain';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appsOrigin } from '../src/config.ts';
-import {
-  auditLog,
-  type StaffKind,
-  sessions,
-  staffPasskeys,
-  staffUsers,
-  webauthnChallenges,
-} from '../src/db/schema.ts';
+import { auditLog, sessions, staffPasskeys, staffUsers, webauthnChallenges } from '../src/db/schema.ts';
 import { pruneExpiredRows } from '../src/services/retention.ts';
 import { challengeLifetimeMs } from '../src/services/webauthn.ts';
 import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';

@@ -8,17 +8,16 @@ export { openDatabase } from '../src/db/index.ts';
 export {
   consumers,
   identityTokens,
-  type StaffKind,
   sessions,
   staffUsers,
   tenants,
 } from '../src/db/schema.ts';
-export { type DemoData, ensureDemoData } from '../src/demo/seed.ts';
+export type { DemoData } from '../src/demo/demo-file.ts';
+export { ensureDemoData } from '../src/demo/seed.ts';
 export { hashVerificationValue } from '../src/services/keyed-hash.ts';
 export { hashPassword } from '../src/services/passwords.ts';
 export { totpCodeAt } from '../src/services/second-factor-secrets.ts';
 export { resolvePepper } from '../src/services/secrets.ts';
-export { staffRoleIds } from '../src/services/staff-roles.ts';
 export { generateShortId } from '../src/stores/identity-token-ids.ts';
 export { type ReceivedMail, startSmtpServer } from './helpers/smtp.ts';
 

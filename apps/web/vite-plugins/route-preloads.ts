@@ -5,7 +5,7 @@ type OutputBundle = Rolldown.OutputBundle;
 type OutputChunk = Rolldown.OutputChunk;
 
 /** Written next to index.html; apps/server/src/web.ts reads it. */
-export const routePreloadsFile = 'route-preloads.json';
+const routePreloadsFile = 'route-preloads.json';
 
 /** Path prefix -> the source modules (relative to apps/web) a document under it is sure to load. */
 export type RoutePreloadModules = Record<string, string[]>;

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { SignInType } from '@entry/domain';
+import type { SignInType, StaffKind } from '@entry/domain';
+import { roleIdByScope } from '@entry/domain';
 import {
   buildApp,
   type Clock,
@@ -18,9 +19,7 @@ import {
   openDatabase,
   type ReceivedMail,
   resolvePepper,
-  type StaffKind,
   sessions,
-  staffRoleIds,
   staffUsers,
   startSmtpServer,
   tenants,
@@ -31,7 +30,7 @@ import { Authenticator } from './authenticator.ts';
 const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
 
 /** Real time plus an offset the test moves: lock, code and token lifetimes pass without sleeping. */
-export class MovableClock implements Clock {
+class MovableClock implements Clock {
   #offsetMs = 0;
 
   now(): Date {
@@ -178,7 +177,7 @@ export async function startPortalServer() {
         username,
         email: account.email,
         displayName: account.displayName,
-        roleId: staffRoleIds[kind],
+        roleId: roleIdByScope[kind],
         passwordHash: await hashPassword(account.password),
         passwordChangedAt: new Date(clock.now().getTime() - (options.passwordAgeDays ?? 0) * 86_400_000),
       });

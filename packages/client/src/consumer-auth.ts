@@ -6,8 +6,9 @@ import {
   type LookupSignInResponse,
   lookupSignInResponseSchema,
 } from '@entry/domain';
+import { authPath } from './auth-paths.ts';
 import type { HttpClient } from './http.ts';
-import { authPath, signIn, signOut } from './sessions.ts';
+import { signIn, signOut } from './sessions.ts';
 import { plainReader } from './wire.ts';
 
 /** Consumers sign in through a link's identity token, or by verifying who they are, then a code. */

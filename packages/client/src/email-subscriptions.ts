@@ -5,7 +5,7 @@ import { datedReader, type WithDates } from './wire.ts';
 
 export type EmailSubscriptionResult = WithDates<EmailSubscription, 'changedAt'>;
 
-export interface EmailSubscriptionUpdate {
+interface EmailSubscriptionUpdate {
   token: string | null | undefined;
   /** Must be the token's own address when given; the server never changes the address. */
   emailAddress?: string | null | undefined;

@@ -7,8 +7,8 @@ import {
 } from '@entry/domain';
 import { safeParse } from 'zod/v4/core';
 import { ApiError } from './api-error.ts';
+import { authPath, authTokenReader } from './auth-paths.ts';
 import { parseRetryAfter } from './retry-after.ts';
-import { authPath, authTokenReader } from './sessions.ts';
 import type { TokenStore } from './token-store.ts';
 import type { ResponseReader } from './wire.ts';
 
@@ -50,7 +50,7 @@ export interface CallOptions {
   explainedByPage?: boolean | undefined;
 }
 
-export type QueryValue = string | number | boolean | null | undefined;
+type QueryValue = string | number | boolean | null | undefined;
 
 export interface CallSpec extends CallOptions {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -108,7 +108,7 @@ export function requireParameter(name: string, value: string | number | null | u
   return encodeURIComponent(String(value));
 }
 
-export function refreshLockName(scope: Scope): string {
+function refreshLockName(scope: Scope): string {
   return `${tokenStorageKey(scope)}-refresh`;
 }
 

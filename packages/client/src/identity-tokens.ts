@@ -2,7 +2,7 @@ import { type ConsumerIdentityToken, consumerIdentityTokenSchema } from '@entry/
 import { type CallOptions, type HttpClient, requireParameter } from './http.ts';
 import { datedReader, type WithDates } from './wire.ts';
 
-export type ConsumerIdentityTokenResult = Omit<
+type ConsumerIdentityTokenResult = Omit<
   WithDates<ConsumerIdentityToken, 'createdAt' | 'expiresAt' | 'lastUsedAt'>,
   'lockedUntil'
 > & { lockedUntil?: Date | null };

@@ -17,8 +17,9 @@ import {
   type TotpEnrolment,
   totpEnrolmentSchema,
 } from '@entry/domain';
+import { authPath } from './auth-paths.ts';
 import { type CallOptions, type HttpClient, requireParameter } from './http.ts';
-import { authPath, signIn } from './sessions.ts';
+import { signIn } from './sessions.ts';
 import { datedReader, plainReader, type WithDates } from './wire.ts';
 
 export type PasskeySummaryResult = WithDates<PasskeySummary, 'createdAt' | 'lastUsedAt'>;
@@ -27,7 +28,7 @@ export type SecondFactorsResult = Omit<WithDates<SecondFactors, 'secondFactorAt'
 };
 
 /** Whose passkeys a passkey sign-in may use: the session's user's, or any (usernameless). */
-export interface PasskeySignInMode {
+interface PasskeySignInMode {
   /** No token is sent, so the challenge belongs to no session and any registered passkey answers it. */
   usernameless: boolean;
 }

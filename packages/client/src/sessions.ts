@@ -1,14 +1,8 @@
-import { type AuthTokenResult, authTokenResultSchema, type Scope } from '@entry/domain';
+import type { AuthTokenResult, Scope } from '@entry/domain';
+import { authPath, authTokenReader } from './auth-paths.ts';
 import type { CallSpec, HttpClient } from './http.ts';
-import { plainReader } from './wire.ts';
 
-/** The calls every scope's sign-in, refresh and sign-out share. */
-
-export const authTokenReader = plainReader(authTokenResultSchema);
-
-export function authPath(scope: Scope, action: string): string {
-  return `/api/auth/v1/${scope}/${action}`;
-}
+/** The sign-in and sign-out calls every scope shares; the HTTP client makes the refresh itself. */
 
 /**
  * Sends a sign-in call and keeps its token under the scope's key, and its session guid. A sign-in

@@ -6,8 +6,9 @@ import type {
   PasswordResetRequest,
   PasswordSignInRequest,
 } from '@entry/domain';
+import { authPath } from './auth-paths.ts';
 import type { HttpClient } from './http.ts';
-import { authPath, signIn, signOut } from './sessions.ts';
+import { signIn, signOut } from './sessions.ts';
 
 /** Admin and customer users sign in with a password (spec section 6). */
 export interface StaffAuthApi {

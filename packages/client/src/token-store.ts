@@ -15,7 +15,7 @@ import { safeParse } from 'zod/v4/core';
 /** The part of the Web Storage API the store uses; `sessionStorage` in the browser. */
 export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
-export interface TokenScopeOption {
+interface TokenScopeOption {
   /** Save or remove another scope's token than the store's own (spec section 4: the scope override). */
   scope?: Scope | undefined;
 }

@@ -35,14 +35,6 @@ export const accessTokenRefreshFraction = 0.75;
 
 export const tokenLifetimeUnitMs = msPerMinute;
 
-export const phoneDigits = { national: 10, international: 11 } as const;
-
-export const shortCodeLength = 5;
-
-export const dayRange = { min: 1, max: 31 } as const;
-
-export const monthRange = { min: 1, max: 12 } as const;
-
 /** Two-digit years above this map to 19xx, the others to 20xx. */
 export const twoDigitYearPivot = 60;
 

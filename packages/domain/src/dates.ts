@@ -1,18 +1,15 @@
 import { dateOfBirthFirstYear, partOfDayBoundaries, twoDigitYearPivot } from './constants.ts';
 
-/** The date picker's value format: numeric year, two-digit month and day, separated by '-'. */
-export const datePickerFormat = 'YYYY-MM-DD';
-
 const dateOnlyPattern = /^(\d{4})-(\d{2})-(\d{2})$/;
 const isoDateTimePattern =
   /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)$/;
 const timePattern = /^(\d{1,2})([:.])(\d{2})(?:\2(\d{2}))?\s*([AaPp][Mm])?$/;
 
-export function isLeapYear(year: number): boolean {
+function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
-export function daysInMonth(year: number, month: number): number {
+function daysInMonth(year: number, month: number): number {
   if (month === 2) return isLeapYear(year) ? 29 : 28;
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }

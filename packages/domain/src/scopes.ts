@@ -5,6 +5,19 @@ export const scopes = ['admin', 'customer', 'consumer'] as const;
 
 export type Scope = (typeof scopes)[number];
 
+/** The scopes whose users are staff: they sign in with a username and password. */
+export const staffKinds = ['admin', 'customer'] as const;
+
+export type StaffKind = (typeof staffKinds)[number];
+
+/** The portals an admin launches a tenant's sign-in into. */
+export const launchKinds = ['customer', 'dashbilling'] as const;
+
+export type LaunchKind = (typeof launchKinds)[number];
+
+/** The `roleId` in the access token of each scope (every full token has one). */
+export const roleIdByScope: Readonly<Record<Scope, number>> = { admin: 1, customer: 2, consumer: 3 };
+
 export const scopeActions = [
   'signIn',
   'refresh',
@@ -25,7 +38,7 @@ const staffActions = ['signIn', 'refresh', 'signOut', 'resetPassword', 'changePa
  * What each scope implements: admin signs in with a password (no sign-in with token), customer
  * also with a launch token, consumer only through an identity token, a lookup or MFA.
  */
-export const actionsByScope: Readonly<Record<Scope, readonly ScopeAction[]>> = {
+const actionsByScope: Readonly<Record<Scope, readonly ScopeAction[]>> = {
   admin: staffActions,
   customer: [...staffActions, 'signInWithToken'],
   consumer: ['refresh', 'signOut', 'identityTokenSignIn', 'lookupSignIn', 'mfaSignIn'],

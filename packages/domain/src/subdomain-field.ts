@@ -12,7 +12,7 @@ import {
 } from './validation-core.ts';
 
 /** The subdomain field of the domain picker: required, then 3 to 63 characters, then a valid subdomain. */
-export const subdomainFieldValidators: readonly Validator[] = [
+const subdomainFieldValidators: readonly Validator[] = [
   (value) => (isEmpty(value) ? fail('required', subdomainFieldMessages.required) : null),
   rule('lengthRange', subdomainFieldMessages.length, (text) => {
     return text.length >= subdomainLength.min && text.length <= subdomainLength.max;

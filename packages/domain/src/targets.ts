@@ -13,17 +13,6 @@ export const targetPaths = {
 
 export type TargetCode = keyof typeof targetPaths;
 
-export const targetNames = {
-  0: 'account summary',
-  1: 'documents',
-  2: 'payment options',
-  3: 'document view',
-  4: 'payment link',
-  5: 'direct payment link',
-  6: 'welcome',
-  7: 'payment plan link',
-} as const satisfies Record<TargetCode, string>;
-
 export const fallbackTargetCode = 0 satisfies TargetCode;
 
 /** The portal pages that redirects name besides the target pages. */
@@ -34,7 +23,7 @@ export const portalPages = {
   verifyIdentity: 'verify-identity',
 } as const;
 
-export type PortalPage = (typeof portalPages)[keyof typeof portalPages];
+type PortalPage = (typeof portalPages)[keyof typeof portalPages];
 
 /** The consumer portal's base path on a tenant host. */
 export const consumerPortalBasePath = '/c/';

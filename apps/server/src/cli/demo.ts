@@ -1,9 +1,10 @@
 import type { Config } from '../config.ts';
 import { DataDirInUseError } from '../db/data-dir-lock.ts';
 import { openDatabase } from '../db/index.ts';
+import type { DemoData } from '../demo/demo-file.ts';
 import { readDemoFile } from '../demo/demo-file.ts';
 import { demoLinks } from '../demo/links.ts';
-import { type DemoData, ensureDemoData } from '../demo/seed.ts';
+import { ensureDemoData } from '../demo/seed.ts';
 import { resolvePepper } from '../services/secrets.ts';
 
 async function loadDemo(config: Config): Promise<DemoData> {

@@ -4,7 +4,7 @@ import type { Database } from '../db/index.ts';
 import type { AuditLog } from '../services/audit.ts';
 
 /** What an operator command works with; built once per run by `runCli`. */
-export interface OperatorContext {
+interface OperatorContext {
   config: Config;
   clock: Clock;
   db: Database;

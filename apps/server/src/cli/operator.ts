@@ -19,7 +19,7 @@ import { tenantCommands } from './tenant.ts';
 import { userCommands } from './user.ts';
 
 /** Every operator command, in the order the help lists them. */
-export const operatorCommands: readonly OperatorCommand[] = [
+const operatorCommands: readonly OperatorCommand[] = [
   ...tenantCommands,
   ...userCommands,
   ...keysCommands,
@@ -43,7 +43,7 @@ export interface CliEnvironment {
   actor?: string;
 }
 
-export const exitCodes = { ok: 0, failed: 1, usage: 2 } as const;
+const exitCodes = { ok: 0, failed: 1, usage: 2 } as const;
 
 const invocation = 'npm run cli --';
 
@@ -73,7 +73,7 @@ function commandUsage(command: OperatorCommand): string {
 }
 
 /** The whole help: the server's own commands, then every operator command with its options. */
-export function usage(): string {
+function usage(): string {
   return [
     'Usage:',
     `${invocation} serve            start the server (also: npm start)`,

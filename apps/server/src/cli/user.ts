@@ -1,4 +1,4 @@
-import type { StaffKind } from '../db/schema.ts';
+import { type StaffKind, staffKinds } from '@entry/domain';
 import { listFactorsOfUser, resetFactorsOfUser } from '../services/second-factor-resets.ts';
 import { endingDepsOf, recordEndings } from '../services/session-endings.ts';
 import {
@@ -14,7 +14,7 @@ import { type OperatorCommand, type OptionValues, requiredOption } from './opera
 const kindOption = {
   value: 'admin|customer',
   required: true,
-  choices: ['admin', 'customer'],
+  choices: staffKinds,
   description: "admin (provider staff, /a) or customer (a tenant's staff, /d)",
 } as const;
 const usernameOption = { value: '<username>', required: true, description: 'the sign-in name' } as const;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { runPeriodically } from '../periodic.ts';
-import type { Database } from './index.ts';
+import type { Database } from './database.ts';
 import { executeRows } from './sql.ts';
 
 /**

@@ -3,19 +3,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { type Config, databaseDefaults } from '../config.ts';
 import { type ControlCommandHandler, lockDataDir } from './data-dir-lock.ts';
+import { type Database, runStatementsWith } from './database.ts';
 import { startEmbeddedVacuum } from './embedded-vacuum.ts';
 import type { PgliteThread } from './pglite-thread.ts';
 import { askPostgres, waitForPostgres } from './postgres-wait.ts';
 import * as schema from './schema.ts';
 import { CallerContextPool, StatementBoundClient, withStatementBound } from './statement-bounds.ts';
 
-export type Schema = typeof schema;
-/** The one database type the services use, whichever driver is underneath. */
-export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type { Database } from './database.ts';
 
 /** A migration the database has applied, with the checksum of its file when it was applied. */
 interface AppliedMigration {
@@ -205,7 +203,7 @@ async function migratePglite(client: PgliteThread): Promise<string[]> {
  * DATABASE_STATEMENT_TIMEOUT_MS (the server's own bound) plus the grace (the client's, for a
  * server too frozen to cancel anything), or within DATABASE_SIGN_IN_TIMEOUT_MS on a sign-in.
  */
-export const postgresTimeouts = { acquireMs: 3000, answerGraceMs: 2000, probeMs: 1000 } as const;
+const postgresTimeouts = { acquireMs: 3000, answerGraceMs: 2000, probeMs: 1000 } as const;
 
 /** A connection of its own for migrations, without the request timeouts. */
 async function migrationConnection(connectionString: string): Promise<pg.Client> {
@@ -345,7 +343,7 @@ async function openAndMigrate(
     // statement that uses it next fails instead, and the pool drops it.
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzlePg(pool, { schema });
-    runners.set(db, async (statement, values) => {
+    runStatementsWith(db, async (statement, values) => {
       const result = await pool.query({ name: statement.name, text: statement.text, values });
       return result.rows;
     });
@@ -384,7 +382,7 @@ async function openAndMigrate(
     // drizzle's PGlite driver calls only `query` and `transaction`, which the thread answers alike.
     const db = drizzlePglite({ client: client as unknown as PGlite, schema });
     // PGlite is one connection without named statements: the text is simply run.
-    runners.set(db, async (statement, values) => (await client.query(statement.text, values)).rows);
+    runStatementsWith(db, async (statement, values) => (await client.query(statement.text, values)).rows);
     let backgroundErrorListener = reportToStderr;
     client.onStop((error) => backgroundErrorListener(error, 'the embedded database stopped'));
     const stopVacuum = startEmbeddedVacuum(db, (error) =>
@@ -430,51 +428,4 @@ export function oncePerHandle<T>(build: (db: Database) => T): (db: Database) => 
     }
     return value;
   };
-}
-
-/**
- * A raw statement with a fixed text. On PostgreSQL a named one is parsed and planned once per
- * connection (node-postgres keeps it by name), instead of on every call; `name` is undefined when
- * the statement runs unnamed.
- */
-export interface Statement {
-  readonly name: string | undefined;
-  readonly text: string;
-}
-
-/**
- * Every named statement stays prepared on every pooled connection for the connection's life, so
- * their number must stay bounded whatever builds them: past this many distinct texts, a new text
- * runs unnamed (planned each time, as before).
- */
-export const maxNamedStatements = 64;
-const namedTexts = new Map<string, Statement>();
-
-/**
- * The statement for `text`, named after a hash of it: the same text always gets the same name, so
- * a name never meets two texts (node-postgres refuses that), and statements whose shape varies
- * (optional writes in one CTE) get one name per shape.
- */
-export function statement(text: string): Statement {
-  const known = namedTexts.get(text);
-  if (known !== undefined) return known;
-  if (namedTexts.size >= maxNamedStatements) return { name: undefined, text };
-  const named = { name: `entry_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text };
-  namedTexts.set(text, named);
-  return named;
-}
-
-type StatementRunner = (statement: Statement, values: unknown[]) => Promise<unknown[]>;
-/** How each handle opened by `openDatabase` runs a raw statement on its driver (drizzle has no named raw statements). */
-const runners = new WeakMap<Database, StatementRunner>();
-
-/** Runs `statement` with `values` as its parameters ($1, $2, ...), never interpolated. */
-export async function executeStatement<Row>(
-  db: Database,
-  statement: Statement,
-  values: unknown[],
-): Promise<Row[]> {
-  const run = runners.get(db);
-  if (run === undefined) throw new Error('The database handle was not opened by openDatabase');
-  return (await run(statement, values)) as Row[];
 }

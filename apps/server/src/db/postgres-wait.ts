@@ -11,7 +11,7 @@ export class DatabaseStartError extends Error {
 }
 
 /** `host:port` of a connection string, never its user or password. */
-export function postgresAddress(connectionString: string): string {
+function postgresAddress(connectionString: string): string {
   const url = new URL(connectionString);
   return `${url.hostname || 'localhost'}:${url.port || '5432'}`;
 }

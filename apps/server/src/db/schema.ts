@@ -2,8 +2,11 @@ import type {
   AccessType,
   IdentityTokenData,
   Language,
+  LaunchKind,
   OrganizationContact,
+  Scope,
   SignInType,
+  StaffKind,
   StaffSecondFactorPolicy,
 } from '@entry/domain';
 import {
@@ -40,10 +43,6 @@ const secondFactorLockColumns = () => ({
   secondFactorLockLevel: integer('second_factor_lock_level').notNull().default(0),
   secondFactorLastFailureAt: at('second_factor_last_failure_at'),
 });
-
-export type Scope = 'admin' | 'customer' | 'consumer';
-export type StaffKind = 'admin' | 'customer';
-export type LaunchKind = 'customer' | 'dashbilling';
 
 export interface TenantSettings {
   mfaRequired: boolean;

@@ -1,5 +1,5 @@
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import { type Database, executeStatement, statement } from './index.ts';
+import { type Database, executeStatement, statement } from './database.ts';
 
 /**
  * The rows a raw statement returns. Both drivers answer with `{ rows }` (node-postgres'
@@ -60,7 +60,7 @@ export function sqlPart(strings: TemplateStringsArray, ...pieces: unknown[]): St
 export const fixedText = (text: string): StatementPart => new StatementPart([text], []);
 
 /** `parts` one after the other, with `separator` between each two. */
-export function joinedParts(parts: readonly StatementPart[], separator: string): StatementPart {
+function joinedParts(parts: readonly StatementPart[], separator: string): StatementPart {
   return parts.reduce(
     (joined, part, index) => (index === 0 ? part : sqlPart`${joined}${fixedText(separator)}${part}`),
     fixedText(''),

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import pg from 'pg';
-import { type StartedSpan, startSpan } from '../tracing.ts';
+import type { StartedSpan } from '../tracer.ts';
+import { startSpan } from '../tracing.ts';
 
 /**
  * A tighter bound on the statements of the calls a person waits on (sign-ins, refreshes,

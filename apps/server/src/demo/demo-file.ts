@@ -1,7 +1,24 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import type { DemoData } from './seed.ts';
+
+/** The demo object printed by `npm run demo -- --json` and kept in DATA_DIR/demo.json. */
+export interface DemoData {
+  baseUrl: string;
+  domain: string;
+  tenant: { subdomain: string; customerId: number; customerName: string };
+  /** `totpSecret`: the base32 secret of the admin's authenticator app, a demo value like the password. */
+  admin: { username: string; password: string; totpSecret: string };
+  customer: { username: string; password: string; customerId: number };
+  identityTokens: Record<DemoTokenKind, string>;
+  verification: { last4Ssn: string; postalCode: string; dateOfBirth: string };
+  /** A consumer with no link whose answers no other consumer shares: the token-less path of a trial. */
+  withoutLink: { name: string; last4Ssn: string; postalCode: string; dateOfBirth: string };
+  consumerEmail: string;
+  emailSubscription: { token: string; emailAddress: string };
+}
+
+export type DemoTokenKind = 'direct' | 'last4Ssn' | 'postalCode' | 'dateOfBirth' | 'none' | 'expired';
 
 export const demoFilePath = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'demo.json');
 

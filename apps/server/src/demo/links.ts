@@ -1,6 +1,6 @@
 import { appsOrigin, type Config, publicOrigin } from '../config.ts';
 import { otpauthUri } from '../services/second-factor-secrets.ts';
-import type { DemoData, DemoTokenKind } from './seed.ts';
+import type { DemoData, DemoTokenKind } from './demo-file.ts';
 
 const totpUriOf = (demo: DemoData) => otpauthUri(demo.admin.totpSecret, demo.admin.username);
 

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IdentityTokenData, OrganizationContact, SignInType } from '@entry/domain';
+import { roleIdByScope } from '@entry/domain';
 import { and, eq, inArray } from 'drizzle-orm';
 import { type Config, publicOrigin } from '../config.ts';
 import type { Database } from '../db/index.ts';
@@ -8,30 +9,11 @@ import { hashVerificationValue } from '../services/keyed-hash.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { newTotpSecret, sealSecret } from '../services/second-factor-secrets.ts';
 import { resolveSecondFactorKey } from '../services/secrets.ts';
-import { staffRoleIds } from '../services/staff-roles.ts';
 import { createSubscriptionLinks } from '../services/subscriptions.ts';
 import { subscriptionTokenKey } from '../services/subscriptions-token.ts';
 import { generateShortId } from '../stores/identity-token-ids.ts';
 import { addConfirmedTotp } from '../stores/second-factors.ts';
-import { demoFilePath, readDemoFile, writeDemoFile } from './demo-file.ts';
-
-/** The demo object printed by `npm run demo -- --json` and kept in DATA_DIR/demo.json. */
-export interface DemoData {
-  baseUrl: string;
-  domain: string;
-  tenant: { subdomain: string; customerId: number; customerName: string };
-  /** `totpSecret`: the base32 secret of the admin's authenticator app, a demo value like the password. */
-  admin: { username: string; password: string; totpSecret: string };
-  customer: { username: string; password: string; customerId: number };
-  identityTokens: Record<DemoTokenKind, string>;
-  verification: { last4Ssn: string; postalCode: string; dateOfBirth: string };
-  /** A consumer with no link whose answers no other consumer shares: the token-less path of a trial. */
-  withoutLink: { name: string; last4Ssn: string; postalCode: string; dateOfBirth: string };
-  consumerEmail: string;
-  emailSubscription: { token: string; emailAddress: string };
-}
-
-export type DemoTokenKind = 'direct' | 'last4Ssn' | 'postalCode' | 'dateOfBirth' | 'none' | 'expired';
+import { type DemoData, type DemoTokenKind, demoFilePath, readDemoFile, writeDemoFile } from './demo-file.ts';
 
 const demoTenant = { subdomain: 'sender', customerId: 1001, customerName: 'Sender Collections' } as const;
 /** Fictional details (a 555-01xx number, reserved .example names), so a trial shows where they appear. */
@@ -233,7 +215,7 @@ async function seed(db: Database, options: SeedOptions): Promise<DemoData> {
           username: demoAdmin.username,
           email: demoAdmin.email,
           displayName: 'Ada Admin',
-          roleId: staffRoleIds.admin,
+          roleId: roleIdByScope.admin,
           passwordHash: adminHash,
           passwordChangedAt: now,
           createdAt: now,
@@ -244,7 +226,7 @@ async function seed(db: Database, options: SeedOptions): Promise<DemoData> {
           username: demoCustomer.username,
           email: demoCustomer.email,
           displayName: 'Casey Customer',
-          roleId: staffRoleIds.customer,
+          roleId: roleIdByScope.customer,
           passwordHash: customerHash,
           passwordChangedAt: now,
           createdAt: now,

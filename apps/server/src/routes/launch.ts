@@ -1,12 +1,9 @@
-import { customerIdSchema, errorBodySchema, launchResultSchema } from '@entry/domain';
+import { customerIdSchema, errorBodySchema, launchKinds, launchResultSchema } from '@entry/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import type { LaunchKind } from '../db/schema.ts';
 import { createLaunchToken } from '../services/launch.ts';
 import { principalOf, requireSession } from './session-http.ts';
-
-const launchKinds: LaunchKind[] = ['customer', 'dashbilling'];
 
 export function launchRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {

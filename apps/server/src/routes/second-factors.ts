@@ -1,3 +1,4 @@
+import type { StaffKind } from '@entry/domain';
 import {
   authTokenResultSchema,
   enrolmentResultSchema,
@@ -9,7 +10,6 @@ import {
 } from '@entry/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
-import type { StaffKind } from '../db/schema.ts';
 import {
   confirmTotpEnrolment,
   listSecondFactors,

@@ -1,8 +1,8 @@
 import type { AuthTokenResult } from '@entry/domain';
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import '@fastify/cookie';
+import type { Scope } from '@entry/domain';
 import type { AppContext } from '../context.ts';
-import type { Scope } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
 import type { RequireSessionOptions, SessionPrincipal, SessionService } from '../services/sessions.ts';
 
@@ -18,7 +18,7 @@ declare module 'fastify' {
 
 type SessionContext = Pick<AppContext, 'config' | 'sessions'>;
 
-export function refreshCookiePath(scope: Scope): string {
+function refreshCookiePath(scope: Scope): string {
   return `/api/auth/v1/${scope}`;
 }
 

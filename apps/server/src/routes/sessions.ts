@@ -1,7 +1,7 @@
+import type { Scope } from '@entry/domain';
 import { authTokenResultSchema, errorBodySchema, refreshRequestSchema } from '@entry/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
-import type { Scope } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
 import {
   clearRefreshCookie,

@@ -1,3 +1,4 @@
+import type { StaffKind } from '@entry/domain';
 import {
   authTokenResultSchema,
   errorBodySchema,
@@ -10,7 +11,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clientGone } from '../client-gone.ts';
 import type { AppContext } from '../context.ts';
-import type { StaffKind } from '../db/schema.ts';
 import {
   changePassword,
   checkResetToken,

@@ -1,13 +1,12 @@
 import { type KeyObject, randomUUID, sign } from 'node:crypto';
-import type { AccessType, AuthTokenResult } from '@entry/domain';
+import type { AccessType, AuthTokenResult, Scope } from '@entry/domain';
 import { type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
 import type { Config } from '../config.ts';
-import type { Scope } from '../db/schema.ts';
 import type { SessionView } from '../stores/sessions.ts';
 import type { SigningKeys } from './keys.ts';
 
 /** The claims of a consumer's or staff user's access token. */
-export interface AccessClaims extends JWTPayload {
+interface AccessClaims extends JWTPayload {
   scope: Scope;
   sid: string;
   accessType: AccessType;

@@ -20,7 +20,7 @@ export const auditExportColumns = [
 ] as const;
 
 /** Rows read per query: the export streams, so a year of audit rows never sits in memory. */
-export const auditExportPageSize = 5000;
+const auditExportPageSize = 5000;
 
 export interface AuditExportInput {
   /** Inclusive. */

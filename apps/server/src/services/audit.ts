@@ -2,7 +2,7 @@ import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { insertAuditRows, insertFirstLinkOpenings, type NewAuditRow } from '../stores/audit-log.ts';
 
-export type AuditOutcome = 'success' | 'failure' | 'locked' | 'revoked';
+type AuditOutcome = 'success' | 'failure' | 'locked' | 'revoked';
 
 export interface AuditEntry {
   /** Dotted name of what happened, e.g. `admin.sign-in`, `refresh.reuse`, `launch.customer`. */

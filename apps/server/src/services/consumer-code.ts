@@ -1,9 +1,9 @@
-import type { AuthTokenResult, Language } from '@entry/domain';
+import { type AuthTokenResult, type Language, roleIdByScope } from '@entry/domain';
 import type { AppContext } from '../context.ts';
 import { refuse } from '../refusals.ts';
 import { giveBackCodeMail, takeCodeMail } from '../stores/code-mail-budget.ts';
 import { findConsumerMailTarget } from '../stores/consumers.ts';
-import { consumerRoleId, mailLanguageOf, type SignInParts } from './consumer-sign-in-parts.ts';
+import { mailLanguageOf, type SignInParts } from './consumer-sign-in-parts.ts';
 import { consumeMfaCode, resendMfaCode } from './mfa.ts';
 import type { SessionPrincipal } from './sessions.ts';
 
@@ -63,7 +63,7 @@ export function createConsumerCodeStep(ctx: AppContext, parts: SignInParts): Con
       const pair = await sessions.upgradeSession(principal.sessionId, {
         accessType: 'Consumer',
         hasRestrictedAccess: false,
-        roleId: consumerRoleId,
+        roleId: roleIdByScope.consumer,
       });
       await audit.record({ ...audited, outcome: 'success' });
       await keepLanguage(principal.consumerId, language ?? check.language);

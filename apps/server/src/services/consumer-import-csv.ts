@@ -18,7 +18,7 @@ export interface ImportProblem {
 }
 
 /** How many problems an error lists; a file with thousands of bad rows names the first ones. */
-export const maxReportedProblems = 50;
+const maxReportedProblems = 50;
 
 export const importFileMessages = {
   moreProblems: (count: number) => `${count} more problems are not listed.`,
@@ -33,7 +33,7 @@ export const importFileMessages = {
 } as const;
 
 /** `line 4, column 3 (email)`, or `line 4` for a problem with the whole line. */
-export function locationOf(problem: Pick<ImportProblem, 'line' | 'column' | 'field'>): string {
+function locationOf(problem: Pick<ImportProblem, 'line' | 'column' | 'field'>): string {
   if (problem.column === 0) return `line ${problem.line}`;
   return `line ${problem.line}, column ${problem.column} (${problem.field})`;
 }

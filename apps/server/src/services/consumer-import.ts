@@ -18,7 +18,7 @@ import { hashVerificationValue } from './keyed-hash.ts';
  * Verification values never reach the database in clear: they are keyed hashes from the start.
  */
 
-export const consumerColumns = [
+const consumerColumns = [
   { name: 'consumerId', required: true, aliases: ['id', 'consumer'] },
   { name: 'name', required: true, aliases: ['fullName'] },
   { name: 'email', required: true, aliases: ['emailAddress'] },
@@ -41,7 +41,7 @@ export const consumerImportMessages = {
 } as const;
 
 /** Rows per INSERT statement. */
-export const importBatchSize = 1000;
+const importBatchSize = 1000;
 
 const consumerIdLength = validators.lengthRange(1, 64);
 const nameLength = validators.lengthRange(1, 200);

@@ -2,6 +2,7 @@ import {
   type AuthTokenResult,
   type Language,
   type LookupSignInRequest,
+  roleIdByScope,
   type VerificationField,
   verificationFieldsFor,
 } from '@entry/domain';
@@ -13,7 +14,7 @@ import type { RowWrites } from '../stores/row-writes.ts';
 import { earlierPendingEndCause, endEarlierPendingSessions, revokeSession } from '../stores/sessions.ts';
 import type { SignInTenant } from '../stores/tenants.ts';
 import { writeTokenlessSuccess } from '../stores/verifications.ts';
-import { consumerRoleId, mailLanguageOf, type SignInParts } from './consumer-sign-in-parts.ts';
+import { mailLanguageOf, type SignInParts } from './consumer-sign-in-parts.ts';
 import { isExpired } from './identity-tokens.ts';
 import {
   consumerOf,
@@ -119,7 +120,7 @@ export function createConsumerLookup(ctx: AppContext, parts: SignInParts): Consu
     };
     if (!input.mfaNeeded) {
       return opening(
-        { ...signedIn, accessType: 'Consumer', hasRestrictedAccess: false, roleId: consumerRoleId },
+        { ...signedIn, accessType: 'Consumer', hasRestrictedAccess: false, roleId: roleIdByScope.consumer },
         () => ({ auditRows: [audited('success', { mfa: false })] }),
       );
     }

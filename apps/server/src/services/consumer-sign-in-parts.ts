@@ -13,9 +13,6 @@ import { createSubscriptionLinks } from './subscriptions.ts';
  * too many code mails, a code's mail, the language a consumer keeps, and the audit row of a lockout.
  */
 
-/** The role every full consumer session carries (every full token has a roleId; staff use 1 and 2). */
-export const consumerRoleId = 3;
-
 /**
  * The language of a consumer's code mail: the page's, where the person chose it there, else the
  * consumer's saved one, else the organization's default.

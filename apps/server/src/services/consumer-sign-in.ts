@@ -1,10 +1,10 @@
-import type { AuthTokenResult, IdentityTokenSignInRequest } from '@entry/domain';
+import { type AuthTokenResult, type IdentityTokenSignInRequest, roleIdByScope } from '@entry/domain';
 import type { AppContext } from '../context.ts';
 import { refuse } from '../refusals.ts';
 import { directSignInEvent } from '../stores/direct-sign-ins.ts';
 import { type ConsumerCodeStep, createConsumerCodeStep } from './consumer-code.ts';
 import { type ConsumerLookup, createConsumerLookup } from './consumer-lookup.ts';
-import { consumerRoleId, signInParts } from './consumer-sign-in-parts.ts';
+import { signInParts } from './consumer-sign-in-parts.ts';
 import { signInWithDirectLink } from './direct-sign-in.ts';
 
 /**
@@ -33,7 +33,7 @@ export function createConsumerSignIn(ctx: AppContext): ConsumerSignIn {
   const { tenantOf, keepLanguage } = parts;
   return {
     async withIdentityToken(body, ip) {
-      const signIn = await signInWithDirectLink(ctx, body, ip, consumerRoleId);
+      const signIn = await signInWithDirectLink(ctx, body, ip, roleIdByScope.consumer);
       if (signIn.outcome === 'unknown') {
         await tenantOf(body.customerId, body.subdomain);
         throw refuse('linkNotFound');

@@ -14,7 +14,7 @@ import {
  */
 
 /** Redis answers within this or counts as away: a sign-in must not wait longer on it. */
-export const redisCommandTimeoutMs = 300;
+const redisCommandTimeoutMs = 300;
 /** How often a Redis that went away is asked again. */
 const probeIntervalMs = 1000;
 /** How long start-up waits for Redis before it counts in memory. */

@@ -10,9 +10,9 @@ import { appliedMigrationNames, shippedMigrationNames } from '../stores/migratio
  */
 
 /** A database that does not answer within this time counts as unreachable. */
-export const readinessTimeoutMs = 2000;
+const readinessTimeoutMs = 2000;
 
-export const healthMessages = {
+const healthMessages = {
   databaseUnreachable: 'The database does not answer.',
   sharedCountersAway: (reason: string) =>
     `Failure counts are kept in this instance's memory: Redis does not answer (${reason}).`,

@@ -10,7 +10,7 @@ import {
   signingKeysInUse,
 } from '../stores/signing-keys.ts';
 
-export interface SigningKey {
+interface SigningKey {
   kid: string;
   privateKey: KeyObject;
   publicKey: KeyObject;
@@ -26,10 +26,10 @@ export const signingKeyReloadMs = 60_000;
  * How long after a reading of the key table a token of an unknown `kid` is refused without
  * reading it again: such tokens, forged at any rate, must not make the server read it per request.
  */
-export const unknownKeyReloadMs = 10_000;
+const unknownKeyReloadMs = 10_000;
 
 /** A signing key's public half as the JWKS lists it (RFC 8037: an Ed25519 key is an OKP key). */
-export interface PublicJwk {
+interface PublicJwk {
   kty: string;
   crv: string;
   x: string;

@@ -1,6 +1,6 @@
-import type { AuthTokenResult } from '@entry/domain';
+import type { AuthTokenResult, LaunchKind } from '@entry/domain';
+import { roleIdByScope } from '@entry/domain';
 import type { AppContext } from '../context.ts';
-import type { LaunchKind } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
 import {
   claimLaunchToken,
@@ -14,9 +14,8 @@ import { assertRecentSecondFactor } from './second-factors.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
 import { endingInstants } from './session-endings.ts';
 import type { SessionPrincipal } from './sessions.ts';
-import { staffRoleIds } from './staff-roles.ts';
 
-export const launchTokenLifetimeMs = 60_000;
+const launchTokenLifetimeMs = 60_000;
 
 /** An admin opens a customer's portal (or its dash billing): a single-use token valid 60 s. */
 export async function createLaunchToken(
@@ -87,7 +86,7 @@ export async function signInWithLaunchToken(
     tenantId: claimed.tenantId,
     accessType: 'Launched',
     hasRestrictedAccess: false,
-    roleId: staffRoleIds.customer,
+    roleId: roleIdByScope.customer,
     launchedByAdminId: adminId,
     launchedBySessionId: claimed.adminSessionId,
   });

@@ -31,7 +31,7 @@ export interface OutgoingMail {
 }
 
 /** What the transport said when it took a mail: the SMTP server's message id, where it gave one. */
-export interface MailReceipt {
+interface MailReceipt {
   messageId: string | null;
 }
 
@@ -45,7 +45,7 @@ export interface Mailer {
  * each bounded by the SMTP timeout, and the whole cut off after three of them whatever the server
  * does (a server answering a byte at a time never trips the idle timeout).
  */
-export const sendLimitMs = (smtpTimeoutMs: number) => 3 * smtpTimeoutMs;
+const sendLimitMs = (smtpTimeoutMs: number) => 3 * smtpTimeoutMs;
 
 /** nodemailer is loaded with the first mail, so an instance without SMTP never holds it in memory. */
 export function createSmtpMailer(smtpUrl: string, smtpTimeoutMs: number): Mailer {
@@ -167,7 +167,7 @@ export interface MailService {
 export const mailsInFlight = 4;
 const maxBackoffMs = 60 * 60_000;
 
-export function retryDelayMs(attempts: number): number {
+function retryDelayMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), maxBackoffMs);
 }
 

@@ -41,7 +41,7 @@ import type { Tenant } from './tenants.ts';
  * tokens of a mailing carry its name, so the whole mailing can be revoked at once.
  */
 
-export const linkColumns = [
+const linkColumns = [
   { name: 'consumerId', required: true, aliases: ['id', 'consumer'] },
   { name: 'signInType', required: true },
   { name: 'target', required: false, aliases: ['targetCode'] },
@@ -55,7 +55,7 @@ export const linkColumns = [
 
 type LinkColumn = (typeof linkColumns)[number]['name'];
 
-export const linkOutputColumns = [
+const linkOutputColumns = [
   'consumerId',
   'signInType',
   'token',
@@ -65,7 +65,7 @@ export const linkOutputColumns = [
   'expiresAt',
 ] as const;
 
-export const mailingMessages = {
+const mailingMessages = {
   signInType: `The sign-in type must be one of ${signInTypes.join(', ')}.`,
   target: 'The target must be a target code from 0 to 7.',
   targetIdWithoutTarget: 'A target id needs a target code in the target column.',
@@ -81,14 +81,14 @@ export const mailingMessages = {
 } as const;
 
 /** Rows per INSERT statement. */
-export const linkBatchSize = 1000;
+const linkBatchSize = 1000;
 
 const mailingNamePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const targetIdLength = validators.lengthRange(1, 100);
 const intervalLength = validators.lengthRange(1, 50);
 const dayMs = 86_400_000;
 
-export function assertMailingName(name: string): void {
+function assertMailingName(name: string): void {
   if (!mailingNamePattern.test(name)) throw refuse('invalidMailingName');
 }
 
@@ -176,7 +176,7 @@ function toLinkRequest(row: CsvRow<LinkColumn>, now: Date, problems: ProblemList
 }
 
 /** `{scheme}://{subdomain}.{domain}{:port}/{token}[/{target}[/{targetId}]]`, the link a letter prints. */
-export function letterLink(
+function letterLink(
   origin: string,
   token: string,
   target: TargetCode | null,

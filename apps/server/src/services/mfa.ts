@@ -18,14 +18,14 @@ import { hashesEqual } from './keyed-hash.ts';
  */
 
 export const mfaCodeLifetimeMs = 10 * 60_000;
-export const mfaMaxAttempts = 5;
-export const mfaResendIntervalMs = 60_000;
+const mfaMaxAttempts = 5;
+const mfaResendIntervalMs = 60_000;
 
 export function generateMfaCode(): string {
   return randomInt(0, 1_000_000).toString().padStart(6, '0');
 }
 
-export function hashMfaCode(pepper: string, sessionId: string, code: string): string {
+function hashMfaCode(pepper: string, sessionId: string, code: string): string {
   return createHmac('sha256', pepper).update(`mfa:${sessionId}:${code}`).digest('hex');
 }
 
@@ -67,7 +67,7 @@ export async function resendMfaCode(
 }
 
 /** 10 wrong codes across a consumer's pending sessions lock its MFA step, with a link's lock policy. */
-export const consumerMfaLockPolicy: LockPolicy = { threshold: 10 };
+const consumerMfaLockPolicy: LockPolicy = { threshold: 10 };
 
 const mfaBudgetOf = (consumerId: number): Budget => ({
   kind: 'consumer-mfa',

@@ -4,9 +4,9 @@ import type {
   PasskeyOptionsResult,
   PasskeyRegistrationRequest,
   PasskeySignInRequest,
+  StaffKind,
 } from '@entry/domain';
 import type { AppContext } from '../context.ts';
-import type { StaffKind } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
 import { removeFactor } from '../stores/second-factors.ts';
 import {

@@ -5,8 +5,8 @@ import { type Argon2Options, HashThreads } from './hash-threads.ts';
 /** argon2id with the OWASP minimum (m=19456 KiB, t=2, p=1). */
 const argon2Options: Argon2Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
-export const minimumPasswordLength = 12;
-export const minimumPasswordScore = 3;
+const minimumPasswordLength = 12;
+const minimumPasswordScore = 3;
 
 const hashThreads = new HashThreads();
 

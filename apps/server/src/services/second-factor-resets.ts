@@ -1,7 +1,6 @@
-import type { StaffSecondFactorPolicy } from '@entry/domain';
+import type { StaffKind, StaffSecondFactorPolicy } from '@entry/domain';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
-import type { StaffKind } from '../db/schema.ts';
 import { type FactorsReset, findFactors, resetFactors } from '../stores/second-factors.ts';
 import { queueMail } from './mail.ts';
 import { secondFactorPolicyOf } from './second-factors.ts';

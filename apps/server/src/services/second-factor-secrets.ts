@@ -12,8 +12,8 @@ import { keyedHash } from './keyed-hash.ts';
 
 export const totpPeriodSeconds = 30;
 /** Steps either side of now whose code is still accepted: a phone's clock a little off. */
-export const totpDriftSteps = 1;
-export const recoveryCodeCount = 10;
+const totpDriftSteps = 1;
+const recoveryCodeCount = 10;
 
 const sealedVersion = 'v1';
 
@@ -99,7 +99,7 @@ export function newRecoveryCodes(): string[] {
 }
 
 /** A recovery code as typed, without case, spaces or dashes; null when it cannot be one. */
-export function normaliseRecoveryCode(typed: string): string | null {
+function normaliseRecoveryCode(typed: string): string | null {
   const value = typed.trim().toLowerCase().replace(/[\s-]/g, '');
   return /^[a-z2-7]{10}$/.test(value) ? value : null;
 }

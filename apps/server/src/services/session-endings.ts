@@ -4,7 +4,7 @@ import { type EndingCandidates, endSessionsWithoutGrounds, type GroundsAt } from
 import type { AuditLog } from './audit.ts';
 
 /** A session waiting for its second factor lives this long from its start, and is never renewed. */
-export const pendingSessionLifetimeMs = 10 * 60_000;
+const pendingSessionLifetimeMs = 10 * 60_000;
 
 /**
  * How often at most a staff session in use records its use, and so how far behind its recorded
@@ -21,20 +21,6 @@ export const idleGraceMs = 2 * lastUseStepMs;
 
 /** The limits a session's grounds are judged by. */
 export type SessionLimits = Pick<Config, 'sessionMaxMinutes' | 'staffIdleMinutes'>;
-
-/** Why a session ended; the first six are decided by `endingCause`, the rest by the calls that revoke. */
-export type EndingCause =
-  | 'mfa-pending-expired'
-  | 'session-max-age'
-  | 'idle'
-  | 'launching-session-ended'
-  | 'link-revoked'
-  | 'link-expired'
-  | 'sign-out'
-  | 'refresh-token-reuse'
-  | 'user-disabled'
-  | 'password-changed'
-  | 'second-factors-reset';
 
 /** The instants a session's grounds are judged at. */
 export function endingInstants(now: Date, limits: SessionLimits): GroundsAt {

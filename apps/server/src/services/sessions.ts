@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { AccessType, AuthTokenResult } from '@entry/domain';
+import type { AccessType, AuthTokenResult, Scope } from '@entry/domain';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import type { Scope } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
 import type { RowWrites } from '../stores/row-writes.ts';
 import {
@@ -26,7 +25,7 @@ import { hashToken, randomToken } from './secret-tokens.ts';
 import { endingDepsOf, endingInstants, lastUseStepMs, recordEndings } from './session-endings.ts';
 
 /** A rotated refresh token presented again this soon gets a sibling pair (tabs refreshing together). */
-export const refreshGraceMs = 10_000;
+const refreshGraceMs = 10_000;
 
 export interface NewSession {
   scope: Scope;
@@ -61,7 +60,7 @@ export interface RequireSessionOptions {
   allowRestricted?: readonly AccessType[];
 }
 
-export interface OpenOptions {
+interface OpenOptions {
   /** The names the access token carries, where the caller has read them; else they are read with the writes. */
   names?: SessionNames;
 }
@@ -80,7 +79,7 @@ export interface ReservedSession {
 }
 
 /** The credentials a call carries that can name its session. */
-export interface SessionCredentials {
+interface SessionCredentials {
   bearer: string | undefined;
   refreshToken: string | undefined;
 }

@@ -1,6 +1,5 @@
-import type { LockPolicy } from '@entry/domain';
+import type { LockPolicy, StaffKind } from '@entry/domain';
 import type { AppContext } from '../context.ts';
-import type { StaffKind } from '../db/schema.ts';
 import { type ApiError, refuse } from '../refusals.ts';
 import type { RowWrites } from '../stores/row-writes.ts';
 import {
@@ -31,7 +30,7 @@ import { mailSecurityNotice } from './staff-mail.ts';
  */
 
 /** 10 wrong attempts lock for 15 minutes, doubling up to 24 hours: for passwords and second factors alike. */
-export const staffLockPolicy: LockPolicy = { threshold: 10 };
+const staffLockPolicy: LockPolicy = { threshold: 10 };
 
 export const actorOf = (user: Pick<StaffUser, 'kind' | 'id'>) => `${user.kind}:${user.id}`;
 
@@ -168,7 +167,7 @@ export function settleAttempt(
 }
 
 /** An attempt that was paid for but never judged gives its place back. */
-export function giveBackAttempt(ctx: AppContext, attempt: StaffAttempt): Promise<void> {
+function giveBackAttempt(ctx: AppContext, attempt: StaffAttempt): Promise<void> {
   return attempt.budget === 'password'
     ? giveBackPasswordTry(ctx.db, attempt.reserved)
     : giveBackSecondFactorTry(ctx.db, attempt.reserved);

@@ -1,7 +1,6 @@
-import type { AuthTokenResult, LockState } from '@entry/domain';
+import type { AuthTokenResult, LockState, StaffKind } from '@entry/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
-import type { StaffKind } from '../db/schema.ts';
 import { ApiError, refuse } from '../refusals.ts';
 import { takeResetMail } from '../stores/reset-mail-budget.ts';
 import {

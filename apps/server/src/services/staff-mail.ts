@@ -1,6 +1,6 @@
+import type { StaffKind } from '@entry/domain';
 import { appsOrigin } from '../config.ts';
 import type { AppContext } from '../context.ts';
-import type { StaffKind } from '../db/schema.ts';
 import type { StaffUser } from '../stores/staff-users.ts';
 import { findTenantById } from '../stores/tenants.ts';
 import type { EnqueueMailInput } from './mail.ts';
@@ -84,7 +84,7 @@ export type SecurityNotice =
   | { kind: 'locked'; by: 'password' | 'second-factor'; until: Date };
 
 /** A time as the mails show it: in UTC, since the server knows no reader's time zone. */
-export function mailTime(at: Date): string {
+function mailTime(at: Date): string {
   const shown = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
   return `${shown.format(at)} UTC`;
 }

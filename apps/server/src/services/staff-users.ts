@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { validators } from '@entry/domain';
+import type { StaffKind } from '@entry/domain';
+import { roleIdByScope, validators } from '@entry/domain';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import type { StaffKind } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
 import {
   disableStaffUser as disableUser,
@@ -15,7 +15,6 @@ import {
 import { hashPassword } from './passwords.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
 import { resetPasswordUrl } from './staff-mail.ts';
-import { staffRoleIds } from './staff-roles.ts';
 import { tenantBySubdomain } from './tenants.ts';
 
 export const normaliseUsername = (username: string) => username.trim().toLowerCase();
@@ -88,7 +87,7 @@ export async function createStaffUser(
       username,
       email,
       displayName,
-      roleId: staffRoleIds[input.kind],
+      roleId: roleIdByScope[input.kind],
       passwordHash: unusablePasswordHash,
       passwordChangedAt: now,
       createdAt: now,

@@ -54,7 +54,7 @@ const svgElements = new Set(
  * find none. Character references (`&#...;`) are refused too, since they can spell `url(` or
  * `javascript:` where a plain search does not see them.
  */
-export function svgLogoProblem(text: string): string | null {
+function svgLogoProblem(text: string): string | null {
   const body = text.replace(/^\s*<\?xml\s[^?]*\?>/i, '');
   if (!/^\s*(?:<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(body)) return 'it does not start with an <svg> element';
   if (!/<\/svg>\s*$/i.test(body)) return 'it does not end with </svg>';

@@ -21,7 +21,7 @@ import {
 import { checkedLogo } from './tenant-logo.ts';
 
 /** Host names the product itself uses on the public domain (docs/rules.md#hosts). */
-export const reservedSubdomains = ['apps', 'api', 'www'] as const;
+const reservedSubdomains = ['apps', 'api', 'www'] as const;
 
 /** The first customer id handed out when the operator does not choose one. */
 const firstCustomerId = 1001;
@@ -54,7 +54,7 @@ export interface NewTenant {
  * Whether a subdomain may not belong to a tenant: the product's own hosts, and anything holding a
  * domain marker, because the domain picker sends such hosts to the admin or customer portal.
  */
-export function isReservedSubdomain(
+function isReservedSubdomain(
   subdomain: string,
   config: Pick<Config, 'adminDomainMarkers' | 'dashDomainMarkers'>,
 ): boolean {

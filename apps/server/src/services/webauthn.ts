@@ -1,4 +1,5 @@
 import { createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
+import type { StaffKind } from '@entry/domain';
 import { productName } from '@entry/domain';
 import type {
   AuthenticationResponseJSON,
@@ -9,7 +10,7 @@ import type {
 import { z } from 'zod';
 import { appsOrigin, type Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import type { PasskeyDeviceType, StaffKind, WebauthnPurpose } from '../db/schema.ts';
+import type { PasskeyDeviceType, WebauthnPurpose } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
 import type { StaffPasskey } from '../stores/staff-passkeys.ts';
 import { claimChallenge, insertChallenge, recordAnsweredChallenge } from '../stores/webauthn-challenges.ts';

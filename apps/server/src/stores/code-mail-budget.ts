@@ -12,7 +12,7 @@ import { earlierPendingSessionsEnd } from './sessions.ts';
  * connection: every lookup sign-in with MFA runs it (decision record 019).
  */
 
-export const codeMailsPerHour = 5;
+const codeMailsPerHour = 5;
 const hourMs = 60 * 60_000;
 
 /** The upsert that takes a mail's place in the consumer's last hour, returning a row only when it did. */

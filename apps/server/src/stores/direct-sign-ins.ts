@@ -1,7 +1,7 @@
 import type { Language, SignInType } from '@entry/domain';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { fixedText, rowPerCallBatchedByTurn, type StatementPart, sqlPart } from '../db/sql.ts';
-import { forgetIdentityToken } from './read-cache.ts';
+import { forgetIdentityToken } from './identity-tokens.ts';
 import { refreshTokenInsert } from './sessions.ts';
 
 /** What a direct sign-in read of the token it names: enough to audit and explain a refusal. */
@@ -14,7 +14,7 @@ export interface DirectSignInToken {
 
 export const directSignInEvent = 'consumer.sign-in.identity-token';
 
-export type TokenColumn = 'guid' | 'short_id';
+type TokenColumn = 'guid' | 'short_id';
 
 export interface DirectSignInInput {
   /** The token's guid (lower case) or its normalised short id. */

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
  */
 
 const crockfordAlphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-export const shortIdLength = 10;
+const shortIdLength = 10;
 
 export function generateShortId(): string {
   // 32 divides 256, so taking 5 bits of each byte keeps every character equally likely.

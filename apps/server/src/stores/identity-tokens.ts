@@ -7,7 +7,7 @@ import { consumerSettingsOf, consumers, identityTokens, tenants } from '../db/sc
 import { executeRows } from '../db/sql.ts';
 import { type ConsumerOnFile, consumersOnFile } from './consumers.ts';
 import { generateShortId, isGuid, normaliseShortId } from './identity-token-ids.ts';
-import { forgetIdentityTokens, readCacheFor } from './read-cache.ts';
+import { cachePerHandle } from './read-cache.ts';
 
 /** An identity token with what the calls around it need from its consumer and tenant. */
 export interface IdentityTokenRecord {
@@ -28,6 +28,17 @@ export interface IdentityTokenRecord {
     defaultLanguage: Language | null;
     debtCollector: boolean;
   };
+}
+
+/** Identity-token records by the normalised guid or short id they were read with. */
+const recordCache = cachePerHandle<IdentityTokenRecord>();
+
+const tokenCacheKeys = (token: { guid: string; shortId: string | null }): string[] =>
+  token.shortId === null ? [`guid:${token.guid}`] : [`guid:${token.guid}`, `short:${token.shortId}`];
+
+/** After a write to one identity token (its last use, its locks): its next read goes to the database. */
+export function forgetIdentityToken(db: Database, token: { guid: string; shortId: string | null }): void {
+  recordCache.made(db)?.delete(tokenCacheKeys(token));
 }
 
 function tokenQuery(db: Database, by: 'guid' | 'shortId', name: string) {
@@ -99,10 +110,7 @@ export async function findIdentityTokenToVerify(
 }
 
 /** A token that exists and has not been revoked, found by guid or short id. Never writes. */
-export async function findIdentityToken(
-  db: Database,
-  tokenParam: string,
-): Promise<IdentityTokenRecord | null> {
+async function findIdentityToken(db: Database, tokenParam: string): Promise<IdentityTokenRecord | null> {
   return (await findIdentityTokenToVerify(db, tokenParam))?.record ?? null;
 }
 
@@ -119,7 +127,7 @@ export function findIdentityTokenCached(
       ? null
       : `short:${shortId}`;
   if (key === null) return Promise.resolve(null);
-  return readCacheFor(db, clock).identityTokens.get(key, () => findIdentityToken(db, tokenParam));
+  return recordCache.of(db, clock).get(key, () => findIdentityToken(db, tokenParam));
 }
 
 /** A token of a mailing about to be issued; `guid` and `shortId` end up holding what was stored. */
@@ -223,6 +231,7 @@ export async function revokeMailingTokens(
     .set({ revokedAt: now })
     .where(and(eq(identityTokens.mailingId, mailing), isNull(identityTokens.revokedAt)))
     .returning({ guid: identityTokens.guid });
-  forgetIdentityTokens(db);
+  // Of the revoked tokens only the guids are known here, not the short ids they are also cached by.
+  recordCache.made(db)?.clear();
   return { revoked: revoked.length, tenantId: existing.tenantId };
 }

@@ -1,6 +1,7 @@
+import type { LaunchKind } from '@entry/domain';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
-import { type LaunchKind, launchTokens } from '../db/schema.ts';
+import { launchTokens } from '../db/schema.ts';
 import { executePart, sqlPart } from '../db/sql.ts';
 import { endingCause, type GroundsAt, instant } from './sessions.ts';
 

@@ -1,13 +1,12 @@
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import type { IdentityTokenRecord } from './identity-tokens.ts';
-import type { AccessTenant, TenantLogo } from './tenants.ts';
 
 /**
- * The in-process cache of the two public reads a mailing day hammers: the access lookup and the
- * identity-token lookup (docs/rules.md#caches). An entry lives at most `readCacheTtlMs`, so a change
- * made by another process (an operator revoking a mailing, another instance) shows within that
- * time; a change made through this process's database handle removes its entries at once.
+ * The in-process cache of the public reads a mailing day hammers: the access lookup (with its logos)
+ * and the identity-token lookup, each kept by its store (docs/rules.md#caches). An entry lives at
+ * most `readCacheTtlMs`, so a change made by another process (an operator revoking a mailing,
+ * another instance) shows within that time; a change made through this process's database handle
+ * removes its entries at once.
  *
  * Only answers that found something are kept: an unknown token or subdomain is looked up every
  * time, so a token issued a moment ago resolves at once and unknown-token failures still count.
@@ -61,52 +60,25 @@ export class TtlCache<V> {
   }
 }
 
-export interface ReadCache {
-  /** The access lookup's tenants by `subdomain:<name>` or `customer:<id>`. */
-  access: TtlCache<AccessTenant>;
-  /** Identity-token records by the normalised guid or short id they were read with. */
-  identityTokens: TtlCache<IdentityTokenRecord>;
-  /** Tenants' logos by `<subdomain>:<digest>`; few, as there are few tenants, each a few kilobytes. */
-  logos: TtlCache<TenantLogo>;
-}
-
-const maxLogoEntries = 100;
-
-/** One cache per database handle: whatever writes through a handle can invalidate what reads through it. */
-const caches = new WeakMap<Database, ReadCache>();
-
-export function readCacheFor(db: Database, clock: Clock): ReadCache {
-  let cache = caches.get(db);
-  if (cache === undefined) {
-    cache = {
-      access: new TtlCache(clock),
-      identityTokens: new TtlCache(clock),
-      logos: new TtlCache(clock, readCacheTtlMs, maxLogoEntries),
-    };
-    caches.set(db, cache);
-  }
-  return cache;
-}
-
-export const tokenCacheKeys = (token: { guid: string; shortId: string | null }): string[] =>
-  token.shortId === null ? [`guid:${token.guid}`] : [`guid:${token.guid}`, `short:${token.shortId}`];
-
-/** After a write to one identity token (its last use, its locks): its next read goes to the database. */
-export function forgetIdentityToken(db: Database, token: { guid: string; shortId: string | null }): void {
-  caches.get(db)?.identityTokens.delete(tokenCacheKeys(token));
-}
-
-/** After a write to many identity tokens at once (a mailing revoked). */
-export function forgetIdentityTokens(db: Database): void {
-  caches.get(db)?.identityTokens.clear();
-}
-
 /**
- * After a change to a tenant's public details (`tenant update`): its next lookup goes to the
- * database, and no replaced or removed logo is served from here any more.
+ * One cache per database handle, made at its first read: whatever writes through a handle can
+ * invalidate what reads through it. Each store that caches keeps its own and forgets its entries.
  */
-export function forgetAccessTenant(db: Database, tenant: { subdomain: string; customerId: number }): void {
-  const cache = caches.get(db);
-  cache?.access.delete([`subdomain:${tenant.subdomain}`, `customer:${tenant.customerId}`]);
-  cache?.logos.clear();
+export function cachePerHandle<V>(capacity = maxEntriesPerKind): {
+  of(db: Database, clock: Clock): TtlCache<V>;
+  /** The handle's cache, or undefined when nothing has been read through it (nothing to forget). */
+  made(db: Database): TtlCache<V> | undefined;
+} {
+  const caches = new WeakMap<Database, TtlCache<V>>();
+  return {
+    of(db, clock) {
+      let cache = caches.get(db);
+      if (cache === undefined) {
+        cache = new TtlCache<V>(clock, readCacheTtlMs, capacity);
+        caches.set(db, cache);
+      }
+      return cache;
+    },
+    made: (db) => caches.get(db),
+  };
 }

@@ -1,8 +1,8 @@
-import type { AccessType } from '@entry/domain';
+import type { AccessType, Scope } from '@entry/domain';
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { rowsInsert } from '../db/rows-insert.ts';
-import { refreshTokens, type Scope, sessions } from '../db/schema.ts';
+import { refreshTokens, sessions } from '../db/schema.ts';
 import {
   executePart,
   fixedText,

@@ -1,6 +1,7 @@
+import type { StaffKind } from '@entry/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
-import { type StaffKind, staffPasskeys, staffUsers } from '../db/schema.ts';
+import { staffPasskeys, staffUsers } from '../db/schema.ts';
 
 /**
  * Staff users' passkeys: the statements that add, use and rename them, and the reads a passkey's

@@ -1,7 +1,8 @@
+import type { StaffKind } from '@entry/domain';
 import { type LockPolicy, type LockState, lockedAfter, lockStateOf, quietResetMs } from '@entry/domain';
 import { and, eq, gt, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import { type Database, oncePerHandle } from '../db/index.ts';
-import { passwordResetTokens, type StaffKind, staffUsers } from '../db/schema.ts';
+import { passwordResetTokens, staffUsers } from '../db/schema.ts';
 import {
   executePart,
   isSerializationFailure,

@@ -10,7 +10,7 @@ import {
   tenants,
 } from '../db/schema.ts';
 import type { IdentityTokenRecord } from './identity-tokens.ts';
-import { forgetAccessTenant, readCacheFor } from './read-cache.ts';
+import { cachePerHandle } from './read-cache.ts';
 
 /** What a consumer sign-in needs of a tenant, as an identity-token record carries it. */
 export type SignInTenant = IdentityTokenRecord['tenant'];
@@ -56,6 +56,9 @@ export type AccessTenant = Pick<TenantRow, 'id' | 'subdomain' | 'name' | 'contac
   logo: { mediaType: LogoMediaType; digest: string } | null;
 };
 
+/** The access lookup's tenants by `subdomain:<name>` or `customer:<id>`. */
+const accessCache = cachePerHandle<AccessTenant>();
+
 /**
  * The tenant of a (lower-case) subdomain or a customer id, for the access lookup: from the read
  * cache while it is fresh, else from the database. `updateTenantDetails` forgets the entries of
@@ -67,7 +70,7 @@ export function findAccessTenantCached(
   by: { subdomain: string } | { customerId: number },
 ): Promise<AccessTenant | null> {
   const key = 'subdomain' in by ? `subdomain:${by.subdomain}` : `customer:${by.customerId}`;
-  return readCacheFor(db, clock).access.get(key, async () => {
+  return accessCache.of(db, clock).get(key, async () => {
     const [tenant] = await db
       .select({
         id: tenants.id,
@@ -98,6 +101,18 @@ export interface TenantLogo {
   content: Buffer;
 }
 
+/** Tenants' logos by `<subdomain>:<digest>`; few, as there are few tenants, each a few kilobytes. */
+const logoCache = cachePerHandle<TenantLogo>(100);
+
+/**
+ * After a change to a tenant's public details (`tenant update`): its next lookup goes to the
+ * database, and no replaced or removed logo is served from here any more.
+ */
+function forgetAccessTenant(db: Database, tenant: { subdomain: string; customerId: number }): void {
+  accessCache.made(db)?.delete([`subdomain:${tenant.subdomain}`, `customer:${tenant.customerId}`]);
+  logoCache.made(db)?.clear();
+}
+
 /**
  * The logo of a (lower-case) subdomain when its digest is `digest`, through the read cache: a
  * letter day's many first visits each load it once, then the browser keeps it.
@@ -108,7 +123,7 @@ export function findTenantLogoCached(
   subdomain: string,
   digest: string,
 ): Promise<TenantLogo | null> {
-  return readCacheFor(db, clock).logos.get(`${subdomain}:${digest}`, async () => {
+  return logoCache.of(db, clock).get(`${subdomain}:${digest}`, async () => {
     const [logo] = await db
       .select({ mediaType: tenantLogos.mediaType, contentBase64: tenantLogos.contentBase64 })
       .from(tenantLogos)

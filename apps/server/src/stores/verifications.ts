@@ -12,7 +12,7 @@ import {
   unchangedWritesBatchedByTurn,
   writesTogether,
 } from '../db/sql.ts';
-import { forgetIdentityToken } from './read-cache.ts';
+import { forgetIdentityToken } from './identity-tokens.ts';
 import { type RowWrites, statementsOfRows } from './row-writes.ts';
 
 /**

@@ -1,6 +1,7 @@
+import type { StaffKind } from '@entry/domain';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
-import { type StaffKind, type WebauthnPurpose, webauthnChallenges } from '../db/schema.ts';
+import { type WebauthnPurpose, webauthnChallenges } from '../db/schema.ts';
 
 /** WebAuthn challenges: every statement on `webauthn_challenges`. */
 

@@ -11,7 +11,8 @@ import { buildApp } from '../../src/app.ts';
 import { type Clock, type Config, loadConfig } from '../../src/config.ts';
 import type { AppContext } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/index.ts';
-import { type DemoData, ensureDemoData } from '../../src/demo/seed.ts';
+import type { DemoData } from '../../src/demo/demo-file.ts';
+import { ensureDemoData } from '../../src/demo/seed.ts';
 import { generateSigningKeyPem } from '../../src/services/keys.ts';
 import type { Mailer, OutgoingMail } from '../../src/services/mail.ts';
 import type { FailureCountStore } from '../../src/services/rate-limit.ts';
@@ -39,7 +40,7 @@ export class TestClock implements Clock {
 }
 
 /** Keeps every mail in memory; tests that need the real SMTP path use `startSmtpServer`. */
-export class CapturingMailer implements Mailer {
+class CapturingMailer implements Mailer {
   readonly sent: OutgoingMail[] = [];
 
   async send(mail: OutgoingMail): Promise<void> {

@@ -30,7 +30,7 @@ function decodeEncodedWords(value: string): string {
 }
 
 /** Enough MIME for the product's single-part text mails (7bit, quoted-printable or base64). */
-export function parseMail(raw: string, to: string[]): ReceivedMail {
+function parseMail(raw: string, to: string[]): ReceivedMail {
   const split = raw.search(/\r?\n\r?\n/);
   const headerBlock = raw.slice(0, split).replace(/\r?\n[ \t]+/g, ' ');
   const body = raw.slice(split).replace(/^\r?\n\r?\n/, '');

@@ -65,7 +65,7 @@ interface SoftCredential {
 }
 
 /** A credential as @simplewebauthn/browser sends it: its id, and the authenticator's `response`. */
-export interface SoftCredentialJson<Response> {
+interface SoftCredentialJson<Response> {
   id: string;
   rawId: string;
   type: 'public-key';

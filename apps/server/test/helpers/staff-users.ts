@@ -1,6 +1,7 @@
-import { type StaffKind, staffUsers } from '../../src/db/schema.ts';
+import type { StaffKind } from '@entry/domain';
+import { roleIdByScope } from '@entry/domain';
+import { staffUsers } from '../../src/db/schema.ts';
 import { hashPassword } from '../../src/services/passwords.ts';
-import { staffRoleIds } from '../../src/services/staff-roles.ts';
 import type { TestServer } from './server.ts';
 
 /**
@@ -21,7 +22,7 @@ export async function insertStaffUser(
       username,
       email: `${username}@example.com`,
       displayName: username,
-      roleId: staffRoleIds[kind],
+      roleId: roleIdByScope[kind],
       passwordHash: await hashPassword(password),
       passwordChangedAt: server.clock.now(),
     })

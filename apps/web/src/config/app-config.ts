@@ -1,7 +1,7 @@
 import type { AppConfig } from '@entry/domain';
 
 /** The id of the non-executed JSON script the server fills in `index.html` (docs/rules.md#runtime). */
-export const appConfigElementId = 'app-config';
+const appConfigElementId = 'app-config';
 
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');

@@ -89,6 +89,6 @@ export const paths = {
 } as const;
 
 /** A page of the consumer portal by its path below `/c/`, e.g. `account-summary/42`. */
-export function consumerPath(pathBelowPortal: string): string {
+function consumerPath(pathBelowPortal: string): string {
   return `${consumerPortalBasePath}${pathBelowPortal}`;
 }

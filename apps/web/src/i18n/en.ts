@@ -1,4 +1,4 @@
-import { helpTexts } from '../components/auth-layout/help-topics.tsx';
+import { helpTexts } from '../components/auth-layout/help-texts.ts';
 import { layoutTexts } from '../components/auth-layout/layout-texts.ts';
 import { organizationTexts } from '../components/organization/organization-texts.ts';
 import { consumerMessages } from '../features/consumer-portal/consumer-messages.ts';
@@ -6,8 +6,8 @@ import { preferencesTexts } from '../features/email-preferences/email-preference
 import { linkLandingTexts } from '../features/link-landing/link-landing-texts.ts';
 import { privacyTexts } from '../features/privacy/privacy-texts.ts';
 import { noticeTexts } from '../lib/notice-texts.ts';
+import { refusalMessages } from '../lib/session/refusal-messages.ts';
 import { sessionMessages } from '../lib/session/session-messages.ts';
-import { refusalMessages } from '../lib/session/sign-in-errors.ts';
 
 /**
  * The English catalogue: the sections each page loads with its own chunk, gathered. Pages import

@@ -1,6 +1,6 @@
 import { type ApiClient, createApiClient } from '@entry/client';
 import { appUpdate } from './app-update.ts';
-import { notifyInLanguage } from './notice-texts.ts';
+import { notifyInLanguage } from './notifications.ts';
 
 let consumerClient: ApiClient | undefined;
 

@@ -15,7 +15,7 @@ export interface PendingVerification {
   lockedUntil?: number;
 }
 
-export function isPendingVerification(value: unknown): value is PendingVerification {
+function isPendingVerification(value: unknown): value is PendingVerification {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Record<string, unknown>;
   return (

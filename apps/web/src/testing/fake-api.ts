@@ -1,6 +1,6 @@
 import { type ApiClient, createApiClient } from '@entry/client';
 
-export interface SentRequest {
+interface SentRequest {
   method: string;
   url: URL;
   /** The JSON body, parsed; undefined without one. */

@@ -12,7 +12,7 @@ import { z } from '../zod.ts';
 const isoDateTime = z.iso.datetime();
 const isoDate = z.iso.date();
 
-export const errorItemSchema = z.object({ field: z.string(), message: z.string() });
+const errorItemSchema = z.object({ field: z.string(), message: z.string() });
 export const errorBodySchema = z.object({
   errorCode: z.enum(errorCodes),
   message: z.string(),
@@ -27,7 +27,7 @@ export const errorBodySchema = z.object({
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** A boolean in a query string: `true` or `false`. */
-export const queryBooleanSchema = z.enum(['true', 'false']).transform((value) => value === 'true');
+const queryBooleanSchema = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 /** A tenant's id as the database keeps it (a 32-bit integer). */
 const maxCustomerId = 2_147_483_647;
@@ -39,7 +39,7 @@ export const subdomainParamSchema = z.string().min(1).max(63);
 export const tokenParamSchema = z.string().min(1).max(64);
 
 /** How consumers reach the organization; a detail the operator has not set is null. */
-export const organizationContactSchema = z.object({
+const organizationContactSchema = z.object({
   phone: z.string().nullable(),
   email: z.string().nullable(),
   /** When someone answers, in the organization's own words, e.g. "Monday to Friday, 8 AM to 6 PM Eastern". */
@@ -71,7 +71,7 @@ export type AccessResult = z.infer<typeof accessResultSchema>;
  * add a second factor. `PasswordExpired`: one that passed its second factor with a password past its
  * organization's maximum age, good only for the password change.
  */
-export const accessTypes = [
+const accessTypes = [
   'Admin',
   'Customer',
   'Launched',
@@ -113,7 +113,6 @@ export type LaunchTokenSignInRequest = z.infer<typeof launchTokenSignInRequestSc
 export const refreshRequestSchema = z
   .strictObject({ refreshToken: z.string().min(1).max(256).optional() })
   .nullish();
-export type RefreshRequest = z.infer<typeof refreshRequestSchema>;
 
 export const passwordResetRequestSchema = z.strictObject({ username });
 export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
@@ -169,7 +168,7 @@ export const mfaRequestSchema = z.strictObject({ language: pageLanguage }).nulli
 export const launchResultSchema = z.object({ token: z.string() });
 export type LaunchResult = z.infer<typeof launchResultSchema>;
 
-export const identityTokenDataSchema = z.object({
+const identityTokenDataSchema = z.object({
   paymentAmount: z.number().nullable(),
   schedulePaymentAmount: z.number().nullable(),
   scheduleDownPayment: z.number().nullable(),
@@ -177,7 +176,7 @@ export const identityTokenDataSchema = z.object({
 });
 export type IdentityTokenData = z.infer<typeof identityTokenDataSchema>;
 
-export const signInTypeSchema = z.enum(signInTypes);
+const signInTypeSchema = z.enum(signInTypes);
 
 export const consumerIdentityTokenSchema = z.object({
   guid: z.string(),

@@ -27,7 +27,7 @@ export const secondFactorSignInRequestSchema = z.strictObject({
 });
 export type SecondFactorSignInRequest = z.infer<typeof secondFactorSignInRequestSchema>;
 
-export const passkeySummarySchema = z.object({
+const passkeySummarySchema = z.object({
   id: z.string(),
   name: z.string(),
   createdAt: isoDateTime,

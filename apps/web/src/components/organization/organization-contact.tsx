@@ -3,7 +3,7 @@ import type { Organization } from '../../lib/organization.ts';
 import { organizationTexts } from './organization-texts.ts';
 
 /** A phone number as a `tel:` address: a US number of 10 digits gets its country code. */
-export function telHref(phone: string): string {
+function telHref(phone: string): string {
   const digits = phone.replace(/\D/g, '');
   if (phone.trim().startsWith('+')) return `tel:+${digits}`;
   return `tel:+${digits.length === 10 ? `1${digits}` : digits}`;

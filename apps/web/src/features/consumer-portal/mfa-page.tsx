@@ -14,7 +14,7 @@ import { consumerMessages } from './consumer-messages.ts';
 import { landingPath } from './landing.ts';
 
 /** The server sends a new code at most once a minute (docs/rules.md#consumer-mfa). */
-export const resendCooldownMs = 60_000;
+const resendCooldownMs = 60_000;
 
 /** Seconds until `availableAt`, counting down once a second; 0 once it has passed. */
 function useSecondsUntil(availableAt: number): number {

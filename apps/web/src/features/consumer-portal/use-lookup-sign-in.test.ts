@@ -1,6 +1,6 @@
 import { ApiError, networkErrorMessage } from '@entry/client';
 import { describe, expect, it } from 'vitest';
-import { refusalMessages } from '../../lib/session/sign-in-errors.ts';
+import { refusalMessages } from '../../lib/session/refusal-messages.ts';
 import { consumerMessages } from './consumer-messages.ts';
 import { lockEndOf, lookupOutcome } from './use-lookup-sign-in.ts';
 

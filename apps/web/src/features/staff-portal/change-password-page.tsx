@@ -22,7 +22,7 @@ import {
 } from './staff-scope.ts';
 import { useStepUp } from './step-up.tsx';
 
-export const changeMessages = {
+const changeMessages = {
   changed: 'Your password has been changed. Sign in with your new password.',
   wrongCurrent: 'The username or current password is not correct.',
   enterUsername: 'Enter your username.',

@@ -8,7 +8,7 @@ import { commonRefusalMessage, errorCodeOf } from '../../lib/session/sign-in-err
 import { useTokenFromAddress } from '../../lib/session/use-token-from-address.ts';
 import { useCustomerAuth } from './staff-scope.ts';
 
-export const launchMessages = {
+const launchMessages = {
   usedOrExpired:
     'This launch link has already been used or has expired; it works once, within a minute. Launch the portal again from the admin portal.',
   notValid: 'This launch link is not valid. Launch the portal again from the admin portal.',

@@ -8,7 +8,7 @@ import { usePortalApi } from '../../lib/session/portal-api.ts';
 import { commonRefusalMessage, errorCodeOf } from '../../lib/session/sign-in-errors.ts';
 import { useStepUp } from './step-up.tsx';
 
-export const launchPanelMessages = {
+const launchPanelMessages = {
   enterCustomerId: 'Enter the customer id.',
   customerIdDigits: 'A customer id is a whole number, such as 1001.',
   noSuchCustomer: 'No customer has this id.',

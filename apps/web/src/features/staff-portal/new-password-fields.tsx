@@ -16,7 +16,7 @@ export function newPasswordChecks<Other extends string = never>(): Record<
 }
 
 /** What makes a strong password, said before the person chooses one rather than after a refusal. */
-export function PasswordAdvice() {
+function PasswordAdvice() {
   return (
     <>
       <span>{passwordAdvice.rule}</span> <span>{passwordAdvice.avoid}</span>

@@ -10,7 +10,7 @@ import { useTokenFromAddress } from '../../lib/session/use-token-from-address.ts
 import { NewPasswordFields, newPasswordChecks, WeakPasswordAlert } from './new-password-fields.tsx';
 import { type StaffScope, staffPaths, useStaffAuth } from './staff-scope.ts';
 
-export const resetMessages = {
+const resetMessages = {
   linkSent:
     'If an account has this username, we have sent a link to its e-mail address. The link works once, for 30 minutes.',
   passwordChanged: 'Your password has been changed. You can now sign in with it.',
@@ -21,7 +21,7 @@ export const resetMessages = {
 } as const;
 
 /** Where the tab keeps a reset link's token once it has left the address, so a reload keeps working. */
-export function resetTokenKey(scope: StaffScope): string {
+function resetTokenKey(scope: StaffScope): string {
   return `${scope}-reset-token`;
 }
 

@@ -2,14 +2,14 @@ import { type ApiClient, createApiClient } from '@entry/client';
 import type { Scope } from '@entry/domain';
 import { createContext, useContext } from 'react';
 import { appUpdate } from '../app-update.ts';
-import { notifyInLanguage } from '../notice-texts.ts';
+import { notifyInLanguage } from '../notifications.ts';
 import { returnToScopeStart } from './session-navigation.ts';
 import { type ObservedStorage, observeStorage } from './session-storage.ts';
 
 let storage: ObservedStorage | undefined;
 
 /** The tab's session storage, observed so pages follow token changes wherever they happen. */
-export function portalStorage(): ObservedStorage {
+function portalStorage(): ObservedStorage {
   storage ??= observeStorage(window.sessionStorage);
   return storage;
 }
@@ -20,7 +20,7 @@ const clients = new Map<Scope, ApiClient>();
  * One API client per portal scope. An ended session (expiry or 401) returns to that scope's start
  * (docs/rules.md#web) rather than the entry root, so a staff member lands on their sign-in page.
  */
-export function portalApi(scope: Scope): ApiClient {
+function portalApi(scope: Scope): ApiClient {
   let client = clients.get(scope);
   if (client === undefined) {
     const observed = portalStorage();

@@ -9,7 +9,7 @@ import { observeStorage } from './session-storage.ts';
 export type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
 export type ScriptedRoutes = Record<string, Answer | ((body: unknown) => Answer)>;
 
-export interface SentCall {
+interface SentCall {
   route: string;
   body: unknown;
 }

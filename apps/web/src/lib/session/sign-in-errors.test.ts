@@ -1,12 +1,7 @@
 import { ApiError } from '@entry/client';
 import { describe, expect, it } from 'vitest';
-import {
-  commonRefusalMessage,
-  lockedMessage,
-  refusalMessages,
-  signInMessages,
-  waitInWords,
-} from './sign-in-errors.ts';
+import { refusalMessages } from './refusal-messages.ts';
+import { commonRefusalMessage, lockedMessage, signInMessages, waitInWords } from './sign-in-errors.ts';
 
 describe('waitInWords', () => {
   it.each([

@@ -9,7 +9,7 @@ import { returnToScopeStart } from './session-navigation.ts';
 import { useSession } from './use-session.ts';
 
 /** After a refresh that failed for lack of a connection, try again this much later. */
-export const refreshRetryMs = 30_000;
+const refreshRetryMs = 30_000;
 
 /**
  * Keeps the scope's session alive while its page is open: the token is renewed once it turns stale
