@@ -38,7 +38,8 @@ export async function auditFilterOf(db: Database, query: AuditFilterQuery): Prom
   };
 }
 
-function encodeCursor(position: AuditPosition): string {
+/** The cursor of the page after the row at `position`. */
+export function auditCursorOf(position: AuditPosition): string {
   return Buffer.from(`${position.atMicros}.${position.id}`, 'utf8').toString('base64url');
 }
 
@@ -68,6 +69,6 @@ export async function searchAudit(
   const last = page.at(-1);
   return {
     rows: page.map((row) => toView(toAuditRecord(row))),
-    nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last) : null,
+    nextCursor: rows.length > limit && last !== undefined ? auditCursorOf(last) : null,
   };
 }
