@@ -50,6 +50,9 @@ export const paths = {
     pattern: '/a/*',
     href: (): string => '/a',
     ...staffPortalPages('/a'),
+    /** The console's data pages (issue 43). */
+    consoleConsumers: { pattern: 'console/consumers', href: (): string => '/a/console/consumers' },
+    consoleAudit: { pattern: 'console/audit', href: (): string => '/a/console/audit' },
   },
   customerPortal: {
     pattern: '/d/*',

@@ -20,6 +20,10 @@ const SecondFactorPage = lazy(() =>
   import('./second-factor-page.tsx').then((m) => ({ default: m.SecondFactorPage })),
 );
 const SecurityPage = lazy(() => import('./security-page.tsx').then((m) => ({ default: m.SecurityPage })));
+const ConsumersPage = lazy(() =>
+  import('./console/data/consumers-page.tsx').then((m) => ({ default: m.ConsumersPage })),
+);
+const AuditPage = lazy(() => import('./console/data/audit-page.tsx').then((m) => ({ default: m.AuditPage })));
 
 /**
  * A page that needs a full session: without one the person is sent where their session belongs
@@ -70,6 +74,18 @@ export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
         <Route path={pages.security.pattern} element={<SecurityPage scope={scope} />} />
         {scope === 'customer' && (
           <Route path={paths.customerPortal.launch.pattern} element={<LaunchPage />} />
+        )}
+        {scope === 'admin' && (
+          <>
+            <Route
+              path={paths.adminPortal.consoleConsumers.pattern}
+              element={<Protected scope={scope}>{() => <ConsumersPage />}</Protected>}
+            />
+            <Route
+              path={paths.adminPortal.consoleAudit.pattern}
+              element={<Protected scope={scope}>{() => <AuditPage />}</Protected>}
+            />
+          </>
         )}
         <Route path="*" element={<Navigate to={start} replace />} />
       </Routes>
