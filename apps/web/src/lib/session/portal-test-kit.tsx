@@ -14,8 +14,8 @@ export interface SentCall {
   route: string;
   /** The JSON body parsed, or a body of another type (a CSV upload) as its text. */
   body: unknown;
-  /** The query, without its `?`. */
-  query: string;
+  /** The query, without its `?`, when the call has one. */
+  query?: string;
 }
 
 /** An unsigned JWT whose payload is `payload`: enough for the pages, which only decode it. */
@@ -71,7 +71,7 @@ export function portalServicesFor(routes: ScriptedRoutes = {}) {
     const type = new Headers(init?.headers).get('content-type') ?? 'application/json';
     const text = typeof init?.body === 'string' ? init.body : undefined;
     const body = text !== undefined && type.includes('json') ? JSON.parse(text) : text;
-    sent.push({ route, body, query: url.search.replace(/^\?/, '') });
+    sent.push({ route, body, ...(url.search === '' ? {} : { query: url.search.slice(1) }) });
     const scripted = routes[route];
     const answer =
       scripted === undefined ? { status: 599 } : typeof scripted === 'function' ? scripted(body) : scripted;
