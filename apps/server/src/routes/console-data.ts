@@ -121,7 +121,8 @@ export function consoleDataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         reply
           .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
           .header('content-disposition', `attachment; filename="audit.${extension}"`);
-        const written = exportAudit(ctx.db, { filter, format, output }).then(
+        // Streamed as it is read: the rows reach the reply while later pages are still being read.
+        void exportAudit(ctx.db, { filter, format, output }).then(
           async (rows) => {
             // Reading the audit trail is itself on the record.
             await ctx.audit.record({
@@ -139,7 +140,6 @@ export function consoleDataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             output.destroy(error instanceof Error ? error : new Error('audit export failed'));
           },
         );
-        void written;
         // The schema documents the text; the reply streams it.
         const streaming: FastifyReply = reply;
         return streaming.send(output);
@@ -195,19 +195,24 @@ export function consoleDataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         (_request, body, done) => done(null, body),
       );
 
+      // What both uploads take: an organization's CSV, from an admin who stepped up lately.
+      const upload = { bodyLimit: consoleCsvLimitBytes, preHandler: admin } as const;
+      const uploadSchema = {
+        tags,
+        security,
+        consumes: ['text/csv'],
+        params: organizationParams,
+        body: csvText,
+      };
+
       uploads.post(
         `${prefix}/organizations/:customerId/consumers`,
         {
-          bodyLimit: consoleCsvLimitBytes,
-          preHandler: admin,
+          ...upload,
           schema: {
+            ...uploadSchema,
             summary: "Import or update an organization's consumers from CSV, all or nothing",
             description: `${stepUpNote} A file with any problem writes nothing: 400 \`InvalidImportFile\` lists each problem with its line and column.`,
-            tags,
-            security,
-            consumes: ['text/csv'],
-            params: organizationParams,
-            body: csvText,
             response: { 200: consumerImportResultSchema, ...refusals },
           },
         },
@@ -225,17 +230,12 @@ export function consoleDataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       uploads.post(
         `${prefix}/organizations/:customerId/mailings`,
         {
-          bodyLimit: consoleCsvLimitBytes,
-          preHandler: admin,
+          ...upload,
           schema: {
+            ...uploadSchema,
             summary: "Issue a mailing's links and answer the letter-links CSV",
             description: `${stepUpNote} A file with any problem issues nothing: 400 \`InvalidImportFile\` lists each problem with its line and column.`,
-            tags,
-            security,
-            consumes: ['text/csv'],
-            params: organizationParams,
             querystring: mailingIssueQuerySchema,
-            body: csvText,
             response: {
               200: { description: 'The letter links', content: { 'text/csv': { schema: z.string() } } },
               ...refusals,

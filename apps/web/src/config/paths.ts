@@ -50,9 +50,12 @@ export const paths = {
     pattern: '/a/*',
     href: (): string => '/a',
     ...staffPortalPages('/a'),
-    /** The console's data pages (issue 43). */
-    consoleConsumers: { pattern: 'console/consumers', href: (): string => '/a/console/consumers' },
-    consoleAudit: { pattern: 'console/audit', href: (): string => '/a/console/audit' },
+  },
+  /** The admin console's pages (issue 43), under a route of their own: `/a/console/{page}`. */
+  adminConsole: {
+    pattern: '/a/console/*',
+    consumers: { pattern: 'consumers', href: (): string => '/a/console/consumers' },
+    audit: { pattern: 'audit', href: (): string => '/a/console/audit' },
   },
   customerPortal: {
     pattern: '/d/*',

@@ -42,23 +42,27 @@ function Protected({
   return children(session);
 }
 
-/** Everything under `/a/` (admin) or `/d/` (customer), on the apps host. */
-export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
+/** What every staff page keeps: the session's navigation and lifecycle, and the idle limit. */
+function StaffSessionWatch({ scope }: { scope: StaffScope }) {
   useSessionNavigation();
   useSessionLifecycle(scope);
-  const pages = staffPaths(scope);
-  const access = staffAccessOf(useSession(scope));
-  const signedIn = access === 'full';
-  const start = staffStartPath(scope, access);
+  const signedIn = staffAccessOf(useSession(scope)) === 'full';
   const idleMs = staffIdleMs(useAppConfig());
   const staffAuth = useStaffAuth(scope);
   // The server keeps the idle limit too, and a refresh is no use to it (decision record 032). A
   // failed report needs nothing here: the client has already ended a session the server refused.
   const reportActivity = () => void staffAuth.reportActivity().catch(() => undefined);
+  return signedIn ? <IdleTimeout scope={scope} idleMs={idleMs} onActive={reportActivity} /> : null;
+}
+
+/** Everything under `/a/` (admin) or `/d/` (customer), on the apps host. */
+export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
+  const pages = staffPaths(scope);
+  const start = staffStartPath(scope, staffAccessOf(useSession(scope)));
   return (
     <>
       {scope === 'customer' && <LaunchBanner />}
-      {signedIn && <IdleTimeout scope={scope} idleMs={idleMs} onActive={reportActivity} />}
+      <StaffSessionWatch scope={scope} />
       <Routes>
         <Route index element={<Navigate to={start} replace />} />
         <Route path={pages.signIn.pattern} element={<SignInPage scope={scope} />} />
@@ -75,19 +79,28 @@ export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
         {scope === 'customer' && (
           <Route path={paths.customerPortal.launch.pattern} element={<LaunchPage />} />
         )}
-        {scope === 'admin' && (
-          <>
-            <Route
-              path={paths.adminPortal.consoleConsumers.pattern}
-              element={<Protected scope={scope}>{() => <ConsumersPage />}</Protected>}
-            />
-            <Route
-              path={paths.adminPortal.consoleAudit.pattern}
-              element={<Protected scope={scope}>{() => <AuditPage />}</Protected>}
-            />
-          </>
-        )}
         <Route path="*" element={<Navigate to={start} replace />} />
+      </Routes>
+    </>
+  );
+}
+
+/** Everything under `/a/console/`: the admin console's pages, each loaded when first opened. */
+export function AdminConsoleRoutes() {
+  const pages = paths.adminConsole;
+  return (
+    <>
+      <StaffSessionWatch scope="admin" />
+      <Routes>
+        <Route
+          path={pages.consumers.pattern}
+          element={<Protected scope="admin">{() => <ConsumersPage />}</Protected>}
+        />
+        <Route
+          path={pages.audit.pattern}
+          element={<Protected scope="admin">{() => <AuditPage />}</Protected>}
+        />
+        <Route path="*" element={<Navigate to={paths.adminPortal.home.href()} replace />} />
       </Routes>
     </>
   );
