@@ -45,7 +45,7 @@ test.describe('console data pages on a phone', () => {
     await page.goto(`${portal.apps}/a/console/consumers`);
     await page.getByLabel('Customer id').fill(String(portal.demo.tenant.customerId));
     await page.getByRole('button', { name: 'Show this organization' }).click();
-    await expect(page.getByRole('heading', { name: 'Mailings' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Mailings', exact: true })).toBeVisible();
     await expectNoAxeViolations();
 
     const importForm = page.getByRole('form', { name: 'Import consumers' });
