@@ -1,4 +1,4 @@
-import type { AuditPageRead, AuditRowRead } from '@entry/client';
+import type { AuditPageRead, AuditRowRead } from '@entry/client/console-data';
 import { type AuditFilterQuery, auditOutcomes } from '@entry/domain';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';

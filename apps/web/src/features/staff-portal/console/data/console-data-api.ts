@@ -1,8 +1,12 @@
-import { type ConsoleDataApi, createConsoleDataApi, isApiError } from '@entry/client';
+import { isApiError } from '@entry/client';
+import { type ConsoleDataApi, createConsoleDataApi } from '@entry/client/console-data';
 import { useMemo } from 'react';
 import { usePortalApi } from '../../../../lib/session/portal-api.ts';
 
-/** The console's data calls over the admin portal's client, so they share its session and refresh. */
+/**
+ * The console's data calls over the admin portal's client, so they share its session and refresh.
+ * They come from their own entry of the client package, so only these lazily loaded pages carry them.
+ */
 export function useConsoleData(): ConsoleDataApi {
   const http = usePortalApi('admin').http;
   return useMemo(() => createConsoleDataApi(http), [http]);

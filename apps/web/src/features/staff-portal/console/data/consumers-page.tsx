@@ -1,4 +1,4 @@
-import type { MailingSummaryRead } from '@entry/client';
+import type { MailingSummaryRead } from '@entry/client/console-data';
 import { useCallback, useEffect, useId, useState } from 'react';
 import { FormAlert } from '../../../../components/form-field.tsx';
 import { LoadingState } from '../../../../components/loading-state.tsx';
