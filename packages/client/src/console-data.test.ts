@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApiClient } from './api-client.ts';
-import { createConsoleDataApi } from './console-data.ts';
+import { createConsoleDataApi, createConsoleHttpClient } from './console-data.ts';
 import {
   json,
   manualClock,
@@ -9,18 +8,19 @@ import {
   recordingHooks,
   scriptedFetch,
 } from './test-support.ts';
+import { createTokenStore } from './token-store.ts';
 
 function setup(respond: Responder) {
   const fetch = scriptedFetch(respond);
-  const client = createApiClient({
+  const clock = manualClock();
+  const http = createConsoleHttpClient({
     scope: 'admin',
-    storage: memoryStorage(),
+    tokens: createTokenStore(memoryStorage(), 'admin', clock.now),
     hooks: recordingHooks(),
     fetch,
-    now: manualClock().now,
-    locks: undefined,
+    now: clock.now,
   });
-  return { consoleData: createConsoleDataApi(client.http), fetch };
+  return { consoleData: createConsoleDataApi(http), fetch };
 }
 
 describe("the console's data calls", () => {

@@ -11,7 +11,13 @@ import {
   mailingListSchema,
   mailingRevokeResultSchema,
 } from '@entry/domain';
-import { type CallOptions, type HttpClient, requireParameter } from './http.ts';
+import {
+  type CallOptions,
+  createHttpClient,
+  type HttpClient,
+  type HttpClientOptions,
+  requireParameter,
+} from './http.ts';
 import { datedReader, plainReader, type ResponseReader, type WithDates } from './wire.ts';
 
 /** The admin console's data pages: a tenant's consumers and mailings, and the audit log (issue 43). */
@@ -40,6 +46,42 @@ export interface ConsoleDataApi {
   exportAudit(query: AuditExportQuery, options?: CallOptions): Promise<string>;
 }
 
+/** The paths whose request body is a CSV file, sent as `{ "csv": text }` through `call`. */
+const csvUploadPath = /\/organizations\/\d+\/(consumers|mailings)$/;
+const csvAnswerType = /^(text\/csv|application\/x-ndjson)/;
+
+/**
+ * The console's calls send and receive CSV, which `call` (JSON in, JSON out, as every other call)
+ * does not: this fetch turns an upload's `{ "csv": text }` into the file itself, and a CSV or
+ * JSON-lines answer into a JSON string, so the entry page's client stays as it is.
+ */
+function csvFetch(send: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(String(input), 'http://any.host');
+    let request = init;
+    if (init?.method === 'POST' && csvUploadPath.test(url.pathname) && typeof init.body === 'string') {
+      const { csv } = JSON.parse(init.body) as { csv: string };
+      const headers = new Headers(init.headers);
+      headers.set('Content-Type', 'text/csv');
+      request = { ...init, headers, body: csv };
+    }
+    const response = await send(input, request);
+    if (!response.ok || !csvAnswerType.test(response.headers.get('Content-Type') ?? '')) return response;
+    return new Response(JSON.stringify(await response.text()), {
+      status: response.status,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  };
+}
+
+/**
+ * An admin client for the console's calls over the portal's token store and hooks: a client of
+ * its own, so its CSV handling never reaches the pages everyone loads.
+ */
+export function createConsoleHttpClient(options: HttpClientOptions): HttpClient {
+  return createHttpClient({ ...options, fetch: csvFetch(options.fetch ?? ((...args) => fetch(...args))) });
+}
+
 const textReader: ResponseReader<string> = {
   read: (body) => (typeof body === 'string' ? { ok: true, value: body } : { ok: false }),
 };
@@ -51,7 +93,6 @@ const prefix = '/api/console/v1';
 
 const organizationPath = (customerId: number) =>
   `${prefix}/organizations/${requireParameter('customerId', customerId)}`;
-const csvText = (content: string) => ({ contentType: 'text/csv', content });
 
 export function createConsoleDataApi(http: HttpClient): ConsoleDataApi {
   return {
@@ -60,7 +101,7 @@ export function createConsoleDataApi(http: HttpClient): ConsoleDataApi {
         ...options,
         method: 'POST',
         path: `${organizationPath(customerId)}/consumers`,
-        text: csvText(csv),
+        body: { csv },
         reader: importReader,
         listed: [404],
         scope: 'admin',
@@ -71,8 +112,7 @@ export function createConsoleDataApi(http: HttpClient): ConsoleDataApi {
         method: 'POST',
         path: `${organizationPath(customerId)}/mailings`,
         query: { mailing },
-        text: csvText(csv),
-        answer: 'text',
+        body: { csv },
         reader: textReader,
         listed: [404, 409],
         scope: 'admin',
@@ -113,7 +153,6 @@ export function createConsoleDataApi(http: HttpClient): ConsoleDataApi {
         method: 'GET',
         path: `${prefix}/audit/export`,
         query: { ...query },
-        answer: 'text',
         reader: textReader,
         listed: [],
         scope: 'admin',

@@ -60,10 +60,6 @@ export interface CallSpec extends CallOptions {
   query?: Record<string, QueryValue>;
   /** Sent as JSON. */
   body?: unknown;
-  /** Sent as it is instead of `body`, for a call that takes a file (a CSV upload). */
-  text?: { contentType: string; content: string };
-  /** `text`: the reader gets a 200's body as text (a CSV download) rather than as JSON. */
-  answer?: 'json' | 'text';
   /** The statuses the call's contract lists (spec section 7); 400, 401, 403 and 429 always are. */
   listed: readonly number[];
   /** Whose token is sent, checked and refreshed; the client's scope by default. */
@@ -208,7 +204,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const scope = spec.scope ?? options.scope;
     const token = await authorize(scope, spec.session);
 
-    const headers = new Headers({ 'Content-Type': spec.text?.contentType ?? 'application/json' });
+    const headers = new Headers({ 'Content-Type': 'application/json' });
     const sessionGuid = tokens.sessionGuid();
     if (sessionGuid) headers.set('session-guid', sessionGuid);
     if (token !== '') headers.set('Authorization', `Bearer ${token}`);
@@ -226,7 +222,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       response = await send(urlOf(baseUrl, spec), {
         method: spec.method,
         headers,
-        body: spec.text?.content ?? (spec.body === undefined ? null : JSON.stringify(spec.body)),
+        body: spec.body === undefined ? null : JSON.stringify(spec.body),
         ...(abort === undefined ? {} : { signal: abort.signal }),
       });
     } catch (cause) {
@@ -238,8 +234,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const { status } = response;
     if (status === 200 || status === 204) {
       if (!spec.reader) return undefined;
-      const answer = spec.answer === 'text' ? await response.clone().text() : await jsonOf(response);
-      const value = status === 200 ? spec.reader.read(answer) : { ok: false as const };
+      const value = status === 200 ? spec.reader.read(await jsonOf(response)) : { ok: false as const };
       if (value.ok) return value.value;
       return failed(
         new ApiError('unexpected', errorMessages.unexpectedStatus, { status, response }),

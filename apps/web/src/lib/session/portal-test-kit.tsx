@@ -84,17 +84,18 @@ export function portalServicesFor(routes: ScriptedRoutes = {}) {
     });
   };
   const clients = new Map<Scope, ApiClient>();
+  const hooks = () => ({
+    notify: (message: string) => notified.push(message),
+    goToRoot: () => {},
+    requestUpdateCheck: () => {},
+  });
   const api = (scope: Scope) => {
     let client = clients.get(scope);
     if (client === undefined) {
       client = createApiClient({
         scope,
         storage,
-        hooks: {
-          notify: (message) => notified.push(message),
-          goToRoot: () => {},
-          requestUpdateCheck: () => {},
-        },
+        hooks: hooks(),
         fetch,
         locks: undefined,
       });
@@ -102,7 +103,7 @@ export function portalServicesFor(routes: ScriptedRoutes = {}) {
     }
     return client;
   };
-  return { api, storage, sent, notified };
+  return { api, storage, fetch, hooks, sent, notified };
 }
 
 /** Renders a portal page at `path` (see `portalServicesFor`), with where it navigated in `location`. */
@@ -110,9 +111,9 @@ export function renderPortalPage(
   element: ReactNode,
   options: { path: string; pattern?: string; routes?: ScriptedRoutes; state?: unknown },
 ) {
-  const { api, storage, sent, notified } = portalServicesFor(options.routes);
+  const { api, storage, fetch, hooks, sent, notified } = portalServicesFor(options.routes);
   const result = render(
-    <PortalServicesProvider value={{ api, storage }}>
+    <PortalServicesProvider value={{ api, storage, fetch, hooks }}>
       <MemoryRouter
         initialEntries={[
           {

@@ -1,15 +1,29 @@
 import { isApiError } from '@entry/client';
-import { type ConsoleDataApi, createConsoleDataApi } from '@entry/client/console-data';
+import {
+  type ConsoleDataApi,
+  createConsoleDataApi,
+  createConsoleHttpClient,
+} from '@entry/client/console-data';
 import { useMemo } from 'react';
-import { usePortalApi } from '../../../../lib/session/portal-api.ts';
+import { portalHooks, usePortalServices } from '../../../../lib/session/portal-api.ts';
 
 /**
  * The console's data calls over the admin portal's client, so they share its session and refresh.
  * They come from their own entry of the client package, so only these lazily loaded pages carry them.
  */
 export function useConsoleData(): ConsoleDataApi {
-  const http = usePortalApi('admin').http;
-  return useMemo(() => createConsoleDataApi(http), [http]);
+  const { api, storage, fetch, hooks } = usePortalServices();
+  return useMemo(() => {
+    const http = createConsoleHttpClient({
+      scope: 'admin',
+      tokens: api('admin').tokens,
+      hooks: hooks?.('admin') ?? portalHooks('admin', storage),
+      fetch,
+      // The lock the portal's own client takes too: one refresh at a time for both.
+      locks: globalThis.navigator?.locks,
+    });
+    return createConsoleDataApi(http);
+  }, [api, storage, fetch, hooks]);
 }
 
 /** One problem of a refused file or filter: where (`line 3, column 2 (email)`) and what. */
