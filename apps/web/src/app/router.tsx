@@ -10,7 +10,6 @@ import { consumerPortalRoutes } from '../features/consumer-portal/consumer-porta
 import { useTexts } from '../i18n/language.ts';
 import { appUpdate } from '../lib/app-update.ts';
 import {
-  AdminConsoleRoutes,
   DomainPickerPage,
   EmailPreferencesPage,
   LinkLandingPage,
@@ -55,7 +54,10 @@ export function AppRoutes() {
           <Route path={paths.emailPreferences.pattern} element={<EmailPreferencesPage />} />
           <Route path={paths.privacy.pattern} element={<PrivacyPage />} />
           <Route path={paths.adminPortal.pattern} element={<StaffPortalRoutes scope="admin" />} />
-          <Route path={paths.adminConsole.pattern} element={<AdminConsoleRoutes />} />
+          <Route
+            path={paths.adminConsole.pattern}
+            element={<StaffPortalRoutes scope="admin" consolePages />}
+          />
           <Route path={paths.customerPortal.pattern} element={<StaffPortalRoutes scope="customer" />} />
           {/* No other staff page has three segments; these outrank the link route, which would take `a` for a token. */}
           <Route path="/a/:section/:rest/*" element={<Navigate to={paths.adminPortal.href()} replace />} />

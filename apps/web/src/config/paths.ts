@@ -54,8 +54,8 @@ export const paths = {
   /** The admin console's pages (issue 43), under a route of their own: `/a/console/{page}`. */
   adminConsole: {
     pattern: '/a/console/*',
-    consumers: { pattern: 'consumers', href: (): string => '/a/console/consumers' },
-    audit: { pattern: 'audit', href: (): string => '/a/console/audit' },
+    consumers: { pattern: 'consumers' },
+    audit: { pattern: 'audit' },
   },
   customerPortal: {
     pattern: '/d/*',

@@ -21,11 +21,6 @@ export const StaffPortalRoutes = lazy(() =>
     default: m.StaffPortalRoutes,
   })),
 );
-export const AdminConsoleRoutes = lazy(() =>
-  import('../../features/staff-portal/staff-portal-routes.tsx').then((m) => ({
-    default: m.AdminConsoleRoutes,
-  })),
-);
 export const PrivacyPage = lazy(() =>
   import('../../features/privacy/privacy-page.tsx').then((m) => ({ default: m.PrivacyPage })),
 );

@@ -55,8 +55,15 @@ function StaffSessionWatch({ scope }: { scope: StaffScope }) {
   return signedIn ? <IdleTimeout scope={scope} idleMs={idleMs} onActive={reportActivity} /> : null;
 }
 
-/** Everything under `/a/` (admin) or `/d/` (customer), on the apps host. */
-export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
+/**
+ * Everything under `/a/` (admin) or `/d/` (customer) on the apps host; with `consolePages`, everything
+ * under `/a/console/`. One lazily loaded component for both keeps the entry page's router small.
+ */
+export function StaffPortalRoutes({ scope, consolePages }: { scope: StaffScope; consolePages?: boolean }) {
+  return consolePages === true ? <AdminConsoleRoutes /> : <StaffPortalPages scope={scope} />;
+}
+
+function StaffPortalPages({ scope }: { scope: StaffScope }) {
   const pages = staffPaths(scope);
   const start = staffStartPath(scope, staffAccessOf(useSession(scope)));
   return (
@@ -85,8 +92,8 @@ export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
   );
 }
 
-/** Everything under `/a/console/`: the admin console's pages, each loaded when first opened. */
-export function AdminConsoleRoutes() {
+/** The admin console's pages, each loaded when first opened. */
+function AdminConsoleRoutes() {
   const pages = paths.adminConsole;
   return (
     <>
