@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { mainPort, runDir, updatePort } from './playwright.config.ts';
 
-/** The demo data of DESIGN.md section 7, as the server wrote it when it seeded its database. */
+/** The demo data (docs/rules.md#demo-data), as the server wrote it when it seeded its database. */
 export interface DemoData {
   baseUrl: string;
   domain: string;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBoundaryViolations } from './check-boundaries.ts';
+import { writeFixtureTree } from './fixture-tree.ts';
 
 const fixture: Record<string, string> = {
   'package.json': JSON.stringify({ workspaces: ['apps/*', 'e2e', 'packages/domain'] }),
@@ -92,11 +93,7 @@ const featureB = 'apps/web/src/features/b';
 let root = '';
 
 beforeAll(() => {
-  root = mkdtempSync(path.join(tmpdir(), 'boundaries-'));
-  for (const [file, text] of Object.entries(fixture)) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), text);
-  }
+  root = writeFixtureTree('boundaries-', fixture);
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -11,6 +11,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { findMissingCitations } from './check-citations.ts';
 
 export interface BoundaryViolation {
   /** Relative to the repository root, with forward slashes. */
@@ -276,6 +277,11 @@ async function main(): Promise<void> {
   } else {
     console.info('Import boundaries: no violations.');
   }
+  const missingCitations = await findMissingCitations(root);
+  for (const { file, line, cited } of missingCitations) {
+    console.error(`${file}:${line}: cites ${cited}, which the repository lacks: cite docs/ or say the why`);
+  }
+  if (missingCitations.length > 0) process.exitCode = 1;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

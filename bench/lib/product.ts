@@ -15,6 +15,7 @@ export interface Demo {
   admin: { username: string; password: string };
   identityTokens: { direct: string; last4Ssn: string };
   verification: { last4Ssn: string };
+  emailSubscription: { token: string };
 }
 
 export interface ProductOptions {

@@ -84,7 +84,28 @@ function databaseSection(suite: SuiteResult | undefined, title: string): string[
       load(suite, 'peer.sessionCheck'),
       'next to our refresh',
     ),
+    ...tracingRows(suite),
     '',
+  ];
+}
+
+/** The direct sign-in of two fresh instances in turns, one sending its spans to a collector. */
+function tracingRows(suite: SuiteResult): string[] {
+  const untraced = load(suite, 'tracing.untraced');
+  const traced = load(suite, 'tracing.traced');
+  if (untraced === undefined || traced === undefined) return [];
+  const exported = suite.figures['tracing.exportedBytes'];
+  return [
+    loadRow(
+      'direct identity-token sign-in, traces off (a fresh instance)',
+      untraced,
+      'in turns with the next',
+    ),
+    loadRow(
+      'direct identity-token sign-in, traces on (OTLP/HTTP to a collector that keeps nothing)',
+      traced,
+      typeof exported === 'number' ? `${Math.round(exported / 1024 / 1024)} MiB of spans sent` : '',
+    ),
   ];
 }
 
@@ -184,6 +205,13 @@ function targetRows(results: Map<string, SuiteResult>): string[] {
     'postgres: RSS < 200 MB under load',
     show(postgresRss, ' MiB'),
     postgresRss === undefined ? undefined : postgresRss < 200,
+  );
+  const tracedRss = peakRss(results.get('postgres'), 'tracing.traced');
+  const untracedRss = peakRss(results.get('postgres'), 'tracing.untraced');
+  add(
+    'postgres: RSS < 200 MB with traces on (direct sign-in; traces off beside it)',
+    `${show(tracedRss, ' MiB')} vs ${show(untracedRss, ' MiB')}`,
+    tracedRss === undefined ? undefined : tracedRss < 200,
   );
   const pgliteRss = peakRss(results.get('pglite'), 'product.');
   const peerRss = peakRss(results.get('pglite'), 'peer.');
@@ -783,7 +811,7 @@ const findings = [
   '  named fields on submission (`apps/web/src/lib/session/use-checked-form.ts`): the',
   "  verification page's chunks shrank by 13 KB gzipped and the median run went from 89 (runs 80-89)",
   '  to 94 (87-96) in one suite and 91 (90-94) in the next. zod stays: its schemas are the wire',
-  '  contract of DESIGN.md. Best practices on `/c/verify-identity` was 96 for one issue: zod probed',
+  '  contract (docs/rules.md#calls). Best practices on `/c/verify-identity` was 96 for one issue: zod probed',
   '  for `new Function` against the Content-Security-Policy; the schemas are now built `jitless`',
   '  (`packages/domain/src/zod.ts`), and it scores 100.',
   '  Then the suite of 2026-11-26 08:20 (a slower host) measured 90 on `/c/verify-identity`: first',

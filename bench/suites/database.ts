@@ -12,16 +12,17 @@ import {
   runSeconds,
 } from '../lib/load.ts';
 import { describeMachine } from '../lib/machine.ts';
+import { startOtlpSink } from '../lib/otlp-sink.ts';
 import { peerUser } from '../lib/peer-user.ts';
 import { recreateDatabase } from '../lib/postgres.ts';
 import { type ServerProcess, startServer } from '../lib/processes.ts';
-import { startProduct } from '../lib/product.ts';
+import { newSecrets, type ProductSecrets, type RunningProduct, startProduct } from '../lib/product.ts';
 import { SuiteRecorder } from '../lib/results.ts';
 import { productScenarios, refreshTokensFrom, type ScenarioName } from '../lib/scenarios.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
-const ports = { product: 18_080, bare: 18_090, peer: 18_095 } as const;
+const ports = { product: 18_080, traced: 18_081, bare: 18_090, peer: 18_095 } as const;
 /**
  * Consumers of the mailing the sign-ins rotate over (each with a Direct and a Last4Ssn link): enough
  * that no consumer's lookups pass the five code mails of an hour, as on a mailing day.
@@ -96,15 +97,54 @@ async function measurePeer(recorder: SuiteRecorder, kind: DatabaseKind): Promise
 }
 
 /**
+ * What traces cost: one instance sending every span to a collector and one without, on the same
+ * database, taking turns on the direct sign-in (a session written, tokens signed), each run's peak
+ * RSS beside its rate.
+ */
+async function measureTracing(
+  recorder: SuiteRecorder,
+  databaseUrl: string,
+  measured: RunningProduct,
+  secrets: ProductSecrets,
+): Promise<void> {
+  const sink = await startOtlpSink();
+  const shared = { databaseUrl, demo: measured.demo, secrets };
+  const plain = await startProduct({ ...shared, name: 'product-untraced', port: ports.product });
+  try {
+    const traced = await startProduct({
+      ...shared,
+      name: 'product-traced',
+      port: ports.traced,
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url },
+    });
+    await withServer(traced.server, async () => {
+      const { directSignIn } = productScenarios(measured.demo, [], measured.population);
+      const [untracedRuns, tracedRuns] = await inTurns(
+        () => measure(plain.server.baseUrl, directSignIn, [plain.server.pid]),
+        () => measure(traced.server.baseUrl, directSignIn, [traced.server.pid]),
+      );
+      recorder.record('tracing.untraced', medianRun(untracedRuns));
+      recorder.record('tracing.traced', medianRun(tracedRuns));
+      recorder.record('tracing.exportedBytes', sink.receivedBytes());
+    });
+  } finally {
+    await plain.server.stop();
+    await sink.stop();
+  }
+}
+
+/**
  * One database kind: the ceilings (bare Fastify with the product's JSON, raw argon2id), every
  * product scenario, and the peer's sign-in and session check, one server at a time.
  */
 export async function runDatabaseSuite(kind: DatabaseKind): Promise<void> {
   const recorder = new SuiteRecorder(kind, describeMachine(), runSeconds);
   const databaseUrl = kind === 'postgres' ? await recreateDatabase('bench_entry') : undefined;
+  const secrets = newSecrets();
   const product = await startProduct({
     name: `product-${kind}`,
     port: ports.product,
+    secrets,
     ...(databaseUrl === undefined ? {} : { databaseUrl }),
     population: populationSize,
   });
@@ -151,6 +191,8 @@ export async function runDatabaseSuite(kind: DatabaseKind): Promise<void> {
     recorder.record('ceiling.argon2VerifyRate', median(rawRates));
     recorder.record('ceiling.argon2VerifyRates', rawRates.join(', '));
   });
+  // Traces are measured on PostgreSQL, the database of the deployments that would send them.
+  if (databaseUrl !== undefined) await measureTracing(recorder, databaseUrl, product, secrets);
   await measurePeer(recorder, kind);
   await recorder.save();
 }

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { expect, test } from '../fixtures.ts';
 
-/** DESIGN.md section 8: the JavaScript the entry page loads before it is usable, gzipped. */
+/** docs/rules.md#budgets: the JavaScript the entry page loads before it is usable, gzipped. */
 const entryBudgetBytes = 90 * 1024;
 
 test('the domain picker is usable after at most 90 KB of gzipped JavaScript', async ({ page, hosts }) => {

@@ -39,7 +39,7 @@ test.describe('link landing: Direct', () => {
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
       expect(new URL(page.url()).pathname).toBe(portalPath);
       expect(page.url()).not.toContain(demo.identityTokens.direct);
-      // The link costs the two parallel reads and the sign-in, nothing else (DESIGN.md section 8).
+      // The link costs the two parallel reads and the sign-in, nothing else (docs/rules.md#budgets).
       expect(
         apiCalls.map((request) => `${request.method()} ${new URL(request.url()).pathname}`).sort(),
       ).toEqual(

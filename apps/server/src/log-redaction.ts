@@ -1,5 +1,5 @@
 /**
- * Logs never hold secrets in transit (DESIGN.md section 5): identity tokens in paths, the
+ * Logs never hold secrets in transit (docs/rules.md#security): identity tokens in paths, the
  * `mfaCode`, `Token`, `token` and refresh values in queries, cookies and authorization headers,
  * and the `EmailAddress` of a subscription change (a person's address).
  */

@@ -2,7 +2,7 @@ import { type ErrorBody, type ErrorCode, validatorMessages } from '@entry/domain
 
 /**
  * Every refusal the server answers: its status, error code and message, by name. It mirrors the
- * status table of DESIGN.md section 5 ("Errors"); the spec leaves the message texts open.
+ * statuses of docs/rules.md#errors; the spec leaves the message texts open.
  */
 
 export interface FieldError {
@@ -70,7 +70,7 @@ const linkExpired = 'This link has expired.';
 const unsupportedMediaType = 'The request body has a content type this call does not accept.';
 
 export const refusals = {
-  // On every call (DESIGN.md: "deliberately on every call").
+  // On every call (docs/rules.md#errors).
   invalidValue: { status: 400, errorCode: 'InvalidValue', message: 'The request is not valid.' },
   invalidJson: {
     status: 400,

@@ -4,7 +4,7 @@ import type { Config } from './config.ts';
 import { refuse } from './refusals.ts';
 
 /**
- * State-changing calls refuse cross-site requests (DESIGN.md, Wave 2 decisions): a browser names
+ * State-changing calls refuse cross-site requests (docs/rules.md#security): a browser names
  * another site in `Sec-Fetch-Site` or `Origin`. A request with neither (curl, a server) is not a
  * browser acting for someone else and goes through.
  */

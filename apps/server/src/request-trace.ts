@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from './config.ts';
+import { trustsPeer } from './trusted-proxies.ts';
 
 /**
  * A request's identity across the systems it passes: the `x-request-id` a trusted proxy gave it,
@@ -11,13 +12,15 @@ import type { Config } from './config.ts';
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
 /**
- * The request's id: the proxy's `x-request-id` when a proxy is trusted (TRUST_PROXY), so its log
- * and ours name the request alike; otherwise a new one, since a client could choose any.
+ * The request's id: the `x-request-id` of a trusted proxy (TRUST_PROXY) that the request came
+ * through, so its log and ours name the request alike; otherwise a new one, since a client could
+ * choose any.
  */
 export function requestIdOf(config: Pick<Config, 'trustProxy'>): (request: IncomingMessage) => string {
   if (config.trustProxy === false) return () => randomUUID();
+  const fromTrustedPeer = trustsPeer(config.trustProxy);
   return (request) => {
-    const given = request.headers['x-request-id'];
+    const given = fromTrustedPeer(request.socket.remoteAddress) ? request.headers['x-request-id'] : undefined;
     return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
   };
 }

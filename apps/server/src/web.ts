@@ -1,7 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { type AppConfig, appConfigSchema, tenantSubdomainOf } from '@entry/domain';
+import {
+  type AppConfig,
+  appConfigSchema,
+  type Language,
+  languageSchema,
+  tenantSubdomainOf,
+} from '@entry/domain';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -54,6 +60,51 @@ export function injectOrganization(indexHtml: string, organization: PageOrganiza
       (_match, open: string, close: string) => `${open}${name}${close}`,
     )
     .replace('</head>', () => `<script type="application/json" id="organization">${json}</script></head>`);
+}
+
+/** The page's words before the app has loaded, in the languages other than index.html's English. */
+const noscriptTexts: Record<Exclude<Language, 'en'>, string> = {
+  es: 'Este sitio necesita JavaScript. Actívelo y vuelva a cargar la página.',
+};
+
+/** `<html lang>` and the words of the first paint in `language`, so a Spanish reader's page starts in Spanish. */
+function injectLanguage(indexHtml: string, language: Language): string {
+  if (language === 'en') return indexHtml;
+  return indexHtml
+    .replace(/<html lang="[^"]*">/, `<html lang="${language}">`)
+    .replace(/(<noscript>)[^<]*(<\/noscript>)/, (_match, open: string, close: string) => {
+      return `${open}${noscriptTexts[language]}${close}`;
+    });
+}
+
+/** The first of the languages a browser prefers (`Accept-Language`, by weight) that the pages speak. */
+export function acceptedLanguage(acceptLanguage: string | undefined): Language | null {
+  const weighted = (acceptLanguage ?? '')
+    .split(',')
+    .map((part) => {
+      const [tag = '', ...parameters] = part.trim().split(';');
+      const weight = parameters.map((parameter) => /^\s*q=([\d.]+)\s*$/.exec(parameter)?.[1]).find(Boolean);
+      return {
+        language: languageSchema.safeParse(tag.trim().slice(0, 2).toLowerCase()),
+        weight: Number(weight ?? 1),
+      };
+    })
+    .filter(({ language, weight }) => language.success && weight > 0);
+  const best = weighted.reduce<(typeof weighted)[number] | undefined>(
+    (chosen, candidate) => (chosen === undefined || candidate.weight > chosen.weight ? candidate : chosen),
+    undefined,
+  );
+  return best?.language.data ?? null;
+}
+
+/**
+ * The language a tenant's page most likely shows, as the app decides it at start (the tab's own
+ * choice aside, which only the browser knows): a letter's `?lang=`, the browser's, the organization's.
+ */
+function pageLanguageOf(request: FastifyRequest, organization: PageOrganization): Language {
+  const requested = languageSchema.safeParse(new URL(request.url, 'http://page').searchParams.get('lang'));
+  if (requested.success) return requested.data;
+  return acceptedLanguage(request.headers['accept-language']) ?? organization.defaultLanguage;
 }
 
 const builtFileSchema = z.string().regex(/^\/[\w./-]+$/);
@@ -147,7 +198,7 @@ const maxTenantPages = 1_000;
  * public configuration goes into index.html once, at start. Every other text file is served as
  * the `.br` or `.gz` the build wrote next to it (apps/web/vite-plugins/precompress.ts) when the
  * browser accepts it: under a slow mobile connection the uncompressed JavaScript held back the
- * first paint (DESIGN.md section 8, Lighthouse). A page under a path prefix of the build's
+ * first paint (docs/rules.md#budgets, Lighthouse). A page under a path prefix of the build's
  * route-preloads.json gets its lazily loaded files announced, and its self-contained chunks started, too.
  * On a tenant's host the page names the organization (`organizationOf`, from the read cache).
  */
@@ -193,13 +244,17 @@ export async function registerWeb(
     });
   }
 
-  /** The page of a tenant's host, made and compressed the first time its name and prefix are asked for. */
-  function tenantPage(organization: PageOrganization, prefix: string | undefined): HtmlVariants {
-    const key = JSON.stringify([organization, prefix ?? null]);
+  /** The page of a tenant's host, made and compressed the first time its name, prefix and language are asked for. */
+  function tenantPage(
+    organization: PageOrganization,
+    prefix: string | undefined,
+    language: Language,
+  ): HtmlVariants {
+    const key = JSON.stringify([organization, prefix ?? null, language]);
     let page = tenantPages.get(key);
     if (page === undefined) {
       if (tenantPages.size >= maxTenantPages) tenantPages.clear();
-      page = compressHtml(injectOrganization(htmlOf(prefix), organization));
+      page = compressHtml(injectLanguage(injectOrganization(htmlOf(prefix), organization), language));
       tenantPages.set(key, page);
     }
     return page;
@@ -224,11 +279,14 @@ export async function registerWeb(
     const page =
       organization === null
         ? ((prefix === undefined ? undefined : htmlByPrefix.get(prefix)) ?? html)
-        : tenantPage(organization, prefix);
+        : tenantPage(organization, prefix, pageLanguageOf(request, organization));
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     // Each host gets its own page. Caches key a response by its whole address, host included, so
     // one host's page is never another's; no-cache makes every use ask again, so a new name shows.
-    reply.status(200).header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding');
+    reply
+      .status(200)
+      .header('Cache-Control', 'no-cache')
+      .header('Vary', organization === null ? 'Accept-Encoding' : 'Accept-Encoding, Accept-Language');
     if (encoding !== null) reply.header('Content-Encoding', encoding);
     return reply.type('text/html; charset=utf-8').send(encoding === null ? page.plain : page[encoding]);
   };

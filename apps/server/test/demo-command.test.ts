@@ -30,7 +30,7 @@ describe(`npm run demo -- --json (${databaseLabel})`, () => {
       },
     });
 
-  it('creates the data and prints exactly one JSON object of DESIGN.md section 7 on stdout', async () => {
+  it('creates the data and prints exactly one JSON object of docs/rules.md#demo-data on stdout', async () => {
     const { stdout } = await demo();
     const lines = stdout.trim().split('\n');
     expect(lines).toHaveLength(1);

@@ -181,6 +181,22 @@ describe(`health, readiness and logs (${databaseLabel})`, () => {
     },
   );
 
+  it.each([
+    ['unset', {}, '127.0.0.1', false],
+    ['a list, the request from a proxy on it', { TRUST_PROXY: '10.0.0.0/8' }, '10.1.2.3', true],
+    ['a list, the request from elsewhere', { TRUST_PROXY: '10.0.0.0/8' }, '198.51.100.7', false],
+    ['a hop count, which trusts whoever connects', { TRUST_PROXY: '1' }, '198.51.100.7', true],
+  ])('takes X-Request-Id only from a trusted proxy (TRUST_PROXY %s)', async (_case, env, peer, kept) => {
+    const { app } = await startApp(env);
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/auth/v1/access/nobody',
+      remoteAddress: peer,
+      headers: { 'x-request-id': 'proxy-given-id' },
+    });
+    expect(response.headers['x-request-id'] === 'proxy-given-id').toBe(kept);
+  });
+
   it.skipIf(databaseLabel === 'PGlite')(
     'keeps serving, and logs the loss, when PostgreSQL drops its idle connections',
     async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { refusals, refuse } from '../src/refusals.ts';
 
 describe('refusal table', () => {
-  it('answers the statuses of DESIGN.md section 5 for its situations', () => {
+  it('answers the statuses of docs/rules.md#errors for its situations', () => {
     const statuses = Object.fromEntries(
       Object.entries(refusals).map(([name, row]) => [name, `${row.status} ${row.errorCode}`]),
     );

@@ -10,9 +10,11 @@ import { databaseLabel, startTestServer, type TestServer } from './helpers/serve
 
 /** The parts of apps/web/index.html the server rewrites on a tenant's host. */
 const indexHtml = `<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>Account Access</title></head>
-<body><div id="root"><header class="auth-header"><a class="brand" href="/"><span class="brand__name">Account Access</span></a></header></div></body></html>`;
+<body><noscript>This site needs JavaScript. Please turn it on and reload the page.</noscript><div id="root"><header class="auth-header"><a class="brand" href="/"><span class="brand__name">Account Access</span></a></header></div></body></html>`;
 
 const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+const languageOf = (html: string) => /<html lang="([^"]*)">/.exec(html)?.[1];
+const noscriptOf = (html: string) => /<noscript>([^<]*)<\/noscript>/.exec(html)?.[1];
 const headerNameOf = (html: string) => /<span class="brand__name">([^<]*)<\/span>/.exec(html)?.[1];
 const organizationOf = (html: string) => {
   const json = /<script type="application\/json" id="organization">(.+?)<\/script>/.exec(html)?.[1];
@@ -122,10 +124,40 @@ describe(`index.html names the organization of a tenant's host in its first pain
     });
   });
 
-  it('is never one shared response: each use asks again, per host and encoding, with no validator to mix up', async () => {
+  it("paints in the page's likely language: the letter's ?lang=, then the browser's, then the organization's", async () => {
+    const tenant = await createTenant(server);
+    const host = `${tenant.subdomain}.localhost:8080`;
+    const spanishNoscript = 'Este sitio necesita JavaScript. Actívelo y vuelva a cargar la página.';
+    const english = (await page(host, '/c/')).text;
+    expect(languageOf(english)).toBe('en');
+    expect(noscriptOf(english)).toBe('This site needs JavaScript. Please turn it on and reload the page.');
+
+    const letter = (await page(host, `/${server.demo.identityTokens.postalCode}?lang=es`)).text;
+    expect(languageOf(letter)).toBe('es');
+    expect(noscriptOf(letter)).toBe(spanishNoscript);
+    expect(languageOf((await page(host, '/c/?lang=xx', { 'accept-language': 'es-US' })).text)).toBe('es');
+
+    const browser = (accept: string) =>
+      page(host, '/c/', { 'accept-language': accept, 'accept-encoding': 'br' });
+    expect(languageOf((await browser('es-US,es;q=0.9,en;q=0.8')).text)).toBe('es');
+    expect(languageOf((await browser('en-US,en;q=0.9,es;q=0.8')).text)).toBe('en');
+    expect(languageOf((await browser('fr-FR, en;q=0.5, es;q=0.7')).text)).toBe('es');
+    expect(languageOf((await page(host, '/c/?lang=en', { 'accept-language': 'es' })).text)).toBe('en');
+
+    await updateTenant(server.ctx.db, server.ctx.clock, tenant.subdomain, { defaultLanguage: 'es' });
+    expect(languageOf((await browser('fr-FR')).text)).toBe('es');
+    expect(languageOf((await browser('en-GB,fr;q=0.5')).text)).toBe('en');
+  });
+
+  it("keeps English on the product's hosts whatever the browser asks", async () => {
+    const html = (await page('apps.localhost:8080', '/', { 'accept-language': 'es-US' })).text;
+    expect(languageOf(html)).toBe('en');
+  });
+
+  it('is never one shared response: each use asks again, per host, encoding and language, with no validator to mix up', async () => {
     const { headers } = await page('sender.localhost:8080', '/c/verify-token');
     expect(headers['cache-control']).toBe('no-cache');
-    expect(headers.vary).toBe('Accept-Encoding');
+    expect(headers.vary).toBe('Accept-Encoding, Accept-Language');
     expect(headers.etag).toBeUndefined();
     expect(headers['last-modified']).toBeUndefined();
   });

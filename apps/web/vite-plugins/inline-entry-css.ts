@@ -44,7 +44,7 @@ export function styleTags(styles: readonly string[]): HtmlTagDescriptor[] {
 
 /**
  * Inlines the entry stylesheet in index.html, so the first paint waits for no second request
- * (DESIGN.md section 8). The file also leaves the lists Vite loads before a lazy import, where a
+ * (docs/rules.md#budgets). The file also leaves the lists Vite loads before a lazy import, where a
  * missing file would fail the import; the page's Content-Security-Policy allows inline styles.
  */
 export function inlineEntryCss(): Plugin {

@@ -6,7 +6,7 @@ const topLevelDisplayName = /^[\w$]+\.displayName = "[\w$.]+";$/gm;
 
 /**
  * react-router's components (`const NavLink = React.forwardRef(...)` and a `displayName`) are not
- * marked pure, so the entry chunk kept those the app never uses (DESIGN.md section 8). This marks
+ * marked pure, so the entry chunk kept those the app never uses (docs/rules.md#budgets). This marks
  * them pure and drops the names, which only development tools read.
  */
 export function reactRouterPureComponents(): Plugin {

@@ -94,7 +94,7 @@ export function listRouteFiles<T extends ChunkFacts>(
 /**
  * Lists, per path prefix, the lazy chunks and styles of its pages, which the server announces in
  * index.html so the browser fetches them with the entry chunk, not one level after another
- * (DESIGN.md section 8). What the entry chunk loads itself is left out.
+ * (docs/rules.md#budgets). What the entry chunk loads itself is left out.
  */
 export function routePreloads(routes: RoutePreloadModules, options: RoutePreloadOptions = {}): Plugin {
   let config: ResolvedConfig;

@@ -4,7 +4,7 @@ import { type PortalServer, type StaffAccount, startPortalServer } from './porta
 
 /**
  * The suite's fixtures plus `portal`: a server of this worker's own with a real SMTP server
- * (DESIGN.md section 7 data, plus accounts and links each test makes for itself).
+ * (the demo data of docs/rules.md#demo-data, plus accounts and links each test makes for itself).
  */
 export const test = base.extend<object, { portal: PortalServer }>({
   portal: [

@@ -94,7 +94,7 @@ export interface HttpClient {
   refresh(scope: Scope, options?: { onlyIfStale?: boolean }): Promise<void>;
 }
 
-/** DESIGN.md section 5 adds these to every call, each with an error body. */
+/** Every call may also answer these, each with an error body (docs/rules.md#errors). */
 const alwaysListedStatuses: readonly number[] = [400, 401, 403, 429];
 
 /** Not a text of the specification: the snack-bar stays quiet for it, the caller's page shows it. */

@@ -2,7 +2,7 @@ import { type LaunchResult, launchResultSchema } from '@entry/domain';
 import { type CallOptions, type HttpClient, requireParameter } from './http.ts';
 import { plainReader } from './wire.ts';
 
-/** An admin opens a customer's or a dash's portal as that customer (DESIGN.md section 5). */
+/** An admin opens a customer's or a dash's portal as that customer (docs/rules.md#launch). */
 export interface LaunchApi {
   /** POST /v1/launch/customer/:customerId: a single-use launch token, valid 60 seconds. */
   customer(customerId: number | null | undefined, options?: CallOptions): Promise<LaunchResult>;

@@ -33,7 +33,7 @@ export interface PasskeySignInMode {
 }
 
 /**
- * A staff user's second factors (DESIGN.md section 5, wave 2: staff): the second step after a
+ * A staff user's second factors (docs/rules.md#staff-second-factors): the second step after a
  * password or a step-up of a full session, and the security page's enrolment and management calls.
  * Restricted tokens are sent as they are: the server decides what each one may call.
  */

@@ -49,7 +49,7 @@ export const twoDigitYearPivot = 60;
 /** Hours (0-23) at which the morning and the afternoon end. */
 export const partOfDayBoundaries = { morningEndsAtHour: 12, afternoonEndsAtHour: 17 } as const;
 
-/** The first year of the date-of-birth year list (DESIGN.md section 6). */
+/** The first year of the date-of-birth year list (docs/rules.md#date-of-birth). */
 export const dateOfBirthFirstYear = 1900;
 
 /** The product's own name, where no organization is known: the apps host, the picker, authenticator apps. */

@@ -143,7 +143,7 @@ export function datePickerTwoDigitYears(today: Date): readonly string[] {
   return years;
 }
 
-/** The date-of-birth year list: four-digit years from 1900 to this year, newest first (DESIGN.md section 6). */
+/** The date-of-birth year list: years 1900 to this year, newest first (docs/rules.md#date-of-birth). */
 export function dateOfBirthYears(today: Date): readonly string[] {
   const years: string[] = [];
   for (let year = today.getFullYear(); year >= dateOfBirthFirstYear; year -= 1) {

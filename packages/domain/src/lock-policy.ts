@@ -1,5 +1,5 @@
 /**
- * The lock arithmetic of knowledge-based verification (DESIGN.md section 5), as pure functions of
+ * The lock arithmetic of knowledge-based verification (docs/rules.md#attempt-budgets), as pure functions of
  * the time: 5 consecutive failures on one token lock that token for 15 minutes; 10 across one
  * consumer's tokens lock the consumer; each further lock doubles, capped at 24 hours; after 24
  * hours without a failure the counts start over. The database keeps one such state per token and

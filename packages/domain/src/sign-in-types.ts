@@ -3,7 +3,7 @@ export const signInTypes = ['None', 'Direct', 'Last4Ssn', 'PostalCode', 'DateOfB
 
 export type SignInType = (typeof signInTypes)[number];
 
-/** The verification fields a lookup sign-in needs for a token's sign-in type (DESIGN.md section 5). */
+/** The verification fields a lookup sign-in needs for a token's sign-in type (docs/rules.md#verification). */
 export type VerificationField = 'last4Ssn' | 'postalCode' | 'dateOfBirth';
 
 export const allVerificationFields: readonly VerificationField[] = ['last4Ssn', 'postalCode', 'dateOfBirth'];

@@ -121,7 +121,7 @@ export function tokenStorageKey(scope: string): string {
   return `${scope}-token`;
 }
 
-/** The exact storage key names of spec section 3 (all kept in session storage, DESIGN.md section 6). */
+/** The exact storage key names of spec section 3 (all kept in session storage, docs/rules.md#web). */
 export const storageKeys = {
   idleExpiredTime: 'idle-expired-time',
   integrationType: 'integrationType',

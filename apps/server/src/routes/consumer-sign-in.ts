@@ -13,7 +13,7 @@ import type { AppContext } from '../context.ts';
 import { createConsumerSignIn } from '../services/consumer-sign-in.ts';
 import { principalOf, requireSession, setRefreshCookie } from './session-http.ts';
 
-/** Consumer sign-in (DESIGN.md section 5): the rules live in `services/consumer-sign-in.ts`. */
+/** Consumer sign-in (docs/rules.md#verification): the rules live in `services/consumer-sign-in.ts`. */
 export function consumerSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const signIn = createConsumerSignIn(ctx);
 

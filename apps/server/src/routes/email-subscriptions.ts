@@ -24,7 +24,7 @@ import {
 } from '../services/subscriptions-token.ts';
 
 /**
- * Email subscriptions by token (spec section 7, DESIGN.md section 5) and the RFC 8058 one-click
+ * Email subscriptions by token (spec section 7, docs/rules.md#subscriptions) and the RFC 8058 one-click
  * unsubscribe that every mail's `List-Unsubscribe` header points at.
  */
 

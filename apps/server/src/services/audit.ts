@@ -31,7 +31,7 @@ export interface LinkOpening {
 
 const hourMs = 60 * 60_000;
 
-/** The append-only audit trail (DESIGN.md section 5): rows are only ever inserted. */
+/** The append-only audit trail (docs/rules.md#audit): rows are only ever inserted. */
 export interface AuditLog {
   record(entry: AuditEntry): Promise<void>;
   /** Several rows in one insert (the endings of a session's launched children, say). */

@@ -33,7 +33,7 @@ import type { NewSession, ReservedSession, SessionPrincipal, WritesWithSession }
 import { createSubscriptionLinks } from './subscriptions.ts';
 
 /**
- * Consumer sign-in (DESIGN.md section 5): with a Direct identity token, by knowledge-based
+ * Consumer sign-in (docs/rules.md#verification): with a Direct identity token, by knowledge-based
  * verification (lookup), and the MFA step that follows a lookup when the tenant requires it.
  *
  * Choices where the design leaves room (docs/decisions/004-consumer-sign-in-choices.md):

@@ -62,8 +62,8 @@ export const jobsPerThread = 4;
 
 /**
  * Password hashes on threads of their own, one per core at most, started when needed: on libuv's
- * pool they cost more and delay file reads (decision record 009). A job whose caller has gone by
- * the time a thread has room is never run (decision record 014).
+ * pool they cost more and delay file reads. A job whose caller has gone by
+ * the time a thread has room is never run (decision record 017).
  */
 export class HashThreads {
   readonly #threads: ThreadCalls[] = [];

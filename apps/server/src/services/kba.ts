@@ -36,7 +36,7 @@ import {
 import { hashVerificationValue, verificationValueMatches } from './keyed-hash.ts';
 
 /**
- * Knowledge-based verification of a consumer (DESIGN.md section 5). Lock counters live in the
+ * Knowledge-based verification of a consumer (docs/rules.md#verification). Lock counters live in the
  * rows of the consumer and the token and change only while both rows are locked (SELECT ... FOR
  * NO KEY UPDATE, always the consumer first so two requests never wait on each other in a circle),
  * and only from the state they hold then: an attempt decides on the rows as read and writes in one

@@ -3,7 +3,7 @@ import type { VerificationField } from '@entry/domain';
 
 /**
  * Verification values (last four SSN digits, ZIP code, date of birth) are stored only as keyed
- * hashes: HMAC-SHA256 with `KBA_PEPPER` (DESIGN.md section 5). The hash is deterministic so a
+ * hashes: HMAC-SHA256 with `KBA_PEPPER` (docs/rules.md#verification). The hash is deterministic so a
  * token-less verification can find the consumer by equality in the database; the pepper keeps a
  * stolen table from being reversed by hashing the small value spaces.
  */

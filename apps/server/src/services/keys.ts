@@ -46,7 +46,7 @@ export interface SigningKeys {
    * at most once every `unknownKeyReloadMs`.
    */
   publicKeyFor(kid: string): Promise<KeyObject | undefined>;
-  /** Every public key whose tokens may still be valid (DESIGN.md section 5). */
+  /** Every public key whose tokens may still be valid (docs/rules.md#sessions). */
   jwks(): Promise<{ keys: PublicJwk[] }>;
 }
 

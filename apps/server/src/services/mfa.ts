@@ -19,7 +19,7 @@ import {
 import { hashesEqual } from './keyed-hash.ts';
 
 /**
- * One-time codes of the consumer MFA step (DESIGN.md section 5): 6 digits, mailed, valid 10
+ * One-time codes of the consumer MFA step (docs/rules.md#consumer-mfa): 6 digits, mailed, valid 10
  * minutes, 5 tries, single use; a resend voids the earlier code and is allowed once a minute.
  * Codes are stored only as keyed hashes bound to their session.
  */

@@ -45,7 +45,7 @@ import {
 } from './webauthn.ts';
 
 /**
- * Staff passkeys (DESIGN.md section 5, wave 2: staff): registered, renamed and removed under the
+ * Staff passkeys (docs/rules.md#staff-second-factors): registered, renamed and removed under the
  * same policy and step-up as the other factors; used to sign in alone (a discoverable passkey
  * with user verification is both factors), as the second step after a password, or to step up.
  */

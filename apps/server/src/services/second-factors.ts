@@ -51,7 +51,7 @@ import { existingStaffUser } from './staff-users.ts';
 import { subscriptionTokenKey } from './subscriptions-token.ts';
 
 /**
- * Staff second factors (DESIGN.md section 5, wave 2: staff): who is asked for one, the restricted
+ * Staff second factors (docs/rules.md#staff-second-factors): who is asked for one, the restricted
  * access a password alone gives, the second step and step-up, and the authenticator app and
  * recovery codes. Passkeys use the same policy, budget and completion.
  */

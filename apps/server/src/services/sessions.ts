@@ -103,7 +103,7 @@ export interface SessionService {
    * the session's earlier refresh tokens stop working.
    */
   upgradeSession(sessionId: string, change: AccessChange): Promise<AuthTokenResult>;
-  /** Rotates a refresh token (DESIGN.md section 5: grace sibling pair, reuse revokes the session). */
+  /** Rotates a refresh token (docs/rules.md#sessions: grace sibling pair, reuse revokes the session). */
   refresh(scope: Scope, refreshToken: string, ip: string): Promise<AuthTokenResult>;
   revokeSession(sessionId: string, reason: string): Promise<void>;
   /** The session a sign-out call names: its bearer token (even expired) or its refresh token. */

@@ -68,7 +68,7 @@ interface PasswordCheck {
   password: string;
   ip: string;
   event: string;
-  /** Whether the client has gone: a check not started by then is dropped (decision record 014). */
+  /** Whether the client has gone: a check not started by then is dropped (decision record 017). */
   clientGone?: () => boolean;
   /**
    * A lookup of the reserved user that runs while the password is hashed, so a right password

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * The token in every mail's subscription link: an HMAC-signed value naming the tenant and the
- * address (DESIGN.md section 5). It never expires, so a link in a mail sent years ago still
+ * address (docs/rules.md#subscriptions). It never expires, so a link in a mail sent years ago still
  * works (Regulation F, 12 CFR 1006.6(e)), and it needs no database row before first use.
  *
  * Shape: base64url(`{customerId}:{emailAddress}`) `.` base64url(HMAC-SHA256(key, first part)).

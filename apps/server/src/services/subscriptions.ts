@@ -15,7 +15,7 @@ import {
 
 /**
  * Email subscriptions: one record per tenant and address, created on first use; `changedAt` is
- * set when the record is created and whenever `unsubscribed` changes (DESIGN.md section 5).
+ * set when the record is created and whenever `unsubscribed` changes (docs/rules.md#subscriptions).
  */
 
 export function toWireSubscription(row: SubscriptionRow): EmailSubscription {

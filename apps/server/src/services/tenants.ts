@@ -21,7 +21,7 @@ import {
 } from '../stores/tenants.ts';
 import { checkedLogo } from './tenant-logo.ts';
 
-/** Host names the product itself uses on the public domain (DESIGN.md section 5). */
+/** Host names the product itself uses on the public domain (docs/rules.md#hosts). */
 export const reservedSubdomains = ['apps', 'api', 'www'] as const;
 
 /** The first customer id handed out when the operator does not choose one. */

@@ -4,7 +4,7 @@ import type { Database } from '../db/index.ts';
 import { attemptBudgets, type BudgetKind } from '../db/schema.ts';
 
 /**
- * Budgets of attempts that have no row of their own (DESIGN.md, wave 2): an attempt takes a unit
+ * Budgets of attempts that have no row of their own (docs/rules.md#attempt-budgets): an attempt takes a unit
  * before it is judged, in one conditional upsert, so a burst of any size on any number of
  * instances gets at most `threshold` judged before the lock. Every later change is conditional on
  * the row as it is then, never a state read earlier.

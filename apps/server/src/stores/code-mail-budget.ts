@@ -5,7 +5,7 @@ import { executePart, fixedText, type StatementPart, sqlPart } from '../db/sql.t
 import { earlierPendingSessionsEnd } from './sessions.ts';
 
 /**
- * At most five one-time code mails per consumer per hour (DESIGN.md, wave 2): a mail takes its
+ * At most five one-time code mails per consumer per hour (docs/rules.md#attempt-budgets): a mail takes its
  * place in the last hour's list before it is written, in one conditional upsert, so parallel
  * lookups and resends on any instance send at most five. A fixed text, prepared once per
  * connection: every lookup sign-in with MFA runs it (decision record 019).

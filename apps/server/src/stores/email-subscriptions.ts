@@ -6,7 +6,7 @@ import { findTenantById } from './tenants.ts';
 /**
  * Email subscriptions: every statement on `email_subscriptions`. One record per tenant and
  * (normalised) address, created on first use; `changedAt` is set when the record is created and
- * whenever `unsubscribed` changes (DESIGN.md section 5).
+ * whenever `unsubscribed` changes (docs/rules.md#subscriptions).
  */
 
 export type SubscriptionRow = typeof emailSubscriptions.$inferSelect;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * Short ids of identity tokens: 10 Crockford base32 characters (50 random bits) for letters where
- * a person types the code (DESIGN.md section 5). Only tokens that require verification get one.
+ * a person types the code (docs/rules.md#identity-tokens). Only tokens that require verification get one.
  */
 
 const crockfordAlphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

@@ -5,7 +5,7 @@ import type { AccessTenant, TenantLogo } from './tenants.ts';
 
 /**
  * The in-process cache of the two public reads a mailing day hammers: the access lookup and the
- * identity-token lookup (DESIGN.md section 5). An entry lives at most `readCacheTtlMs`, so a change
+ * identity-token lookup (docs/rules.md#caches). An entry lives at most `readCacheTtlMs`, so a change
  * made by another process (an operator revoking a mailing, another instance) shows within that
  * time; a change made through this process's database handle removes its entries at once.
  *

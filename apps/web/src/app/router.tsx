@@ -33,7 +33,7 @@ function LayoutWithSuspense() {
 
 /**
  * Every page but the link landing looks for new versions. The link landing leaves within a
- * moment and spends no request beyond its sign-in calls (DESIGN.md section 8).
+ * moment and spends no request beyond its sign-in calls (docs/rules.md#budgets).
  */
 function WithUpdateChecks() {
   useEffect(() => appUpdate.start(), []);

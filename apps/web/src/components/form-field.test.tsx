@@ -6,14 +6,7 @@ import { FormField } from './form-field.tsx';
 describe('FormField', () => {
   it('lets a person show the password they typed, and hide it again, with a real button', async () => {
     const user = userEvent.setup();
-    render(
-      <FormField
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-        registration={{ name: 'password' }}
-      />,
-    );
+    render(<FormField label="Password" type="password" autoComplete="current-password" name="password" />);
     const input = screen.getByLabelText('Password') as HTMLInputElement;
     expect(input.type).toBe('password');
 
@@ -28,14 +21,7 @@ describe('FormField', () => {
   });
 
   it('offers no Show button on a masked field that is not a password', () => {
-    render(
-      <FormField
-        label="Last 4 digits"
-        type="password"
-        autoComplete="off"
-        registration={{ name: 'last4Ssn' }}
-      />,
-    );
+    render(<FormField label="Last 4 digits" type="password" autoComplete="off" name="last4Ssn" />);
     expect(screen.queryByRole('button')).toBeNull();
   });
 });

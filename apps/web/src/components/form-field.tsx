@@ -1,14 +1,12 @@
 import { type InputHTMLAttributes, type ReactNode, type Ref, useId, useState } from 'react';
-import type { UseFormRegisterReturn } from 'react-hook-form';
 
 export interface FormFieldProps
   extends Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'onChange' | 'onBlur' | 'ref'> {
   label: string;
-  /**
-   * react-hook-form's registration, or the name (and a ref, to focus the field) for a form that
-   * reads its fields on submission.
-   */
-  registration: UseFormRegisterReturn | { name: string; ref?: Ref<HTMLInputElement> };
+  /** The name its form reads the field by. */
+  name: string;
+  /** To focus the field. */
+  inputRef?: Ref<HTMLInputElement>;
   /** The message to show now; the form decides when (after submission on sign-in forms). */
   error?: string | undefined;
   hint?: ReactNode;
@@ -20,7 +18,7 @@ function isRevealablePassword(inputProps: InputHTMLAttributes<HTMLInputElement>)
 }
 
 /** A labelled input, its hint and its announced error; a password's with a Show button. */
-export function FormField({ label, registration, error, hint, ...inputProps }: FormFieldProps) {
+export function FormField({ label, name, inputRef, error, hint, ...inputProps }: FormFieldProps) {
   const inputId = useId();
   const hintId = useId();
   const errorId = useId();
@@ -47,7 +45,8 @@ export function FormField({ label, registration, error, hint, ...inputProps }: F
           aria-describedby={describedBy === '' ? undefined : describedBy}
           {...inputProps}
           {...(revealable && revealed ? { type: 'text' } : {})}
-          {...registration}
+          name={name}
+          ref={inputRef}
         />
         {revealable && (
           <button

@@ -1,6 +1,6 @@
 import type { AppConfig } from '@entry/domain';
 
-/** The id of the non-executed JSON script the server fills in `index.html` (DESIGN.md section 4). */
+/** The id of the non-executed JSON script the server fills in `index.html` (docs/rules.md#runtime). */
 export const appConfigElementId = 'app-config';
 
 function isStringArray(value: unknown): value is string[] {
@@ -13,7 +13,7 @@ function isPositiveWholeNumber(value: unknown): value is number {
 
 /**
  * Checks the shape of `appConfigSchema` (packages/domain) by hand: the entry chunk cannot carry a
- * schema library within its budget (DESIGN.md section 8). The server validates with the schema
+ * schema library within its budget (docs/rules.md#budgets). The server validates with the schema
  * before it writes the page; `app-config.test.ts` keeps the two in step.
  */
 export function parseAppConfig(value: unknown): AppConfig {

@@ -1,7 +1,7 @@
 import { consumerPortalBasePath, portalPages } from '@entry/domain';
 
 /**
- * The pages shared by the admin (`/a`) and customer (`/d`) portals (DESIGN.md section 6). Patterns
+ * The pages shared by the admin (`/a`) and customer (`/d`) portals (docs/rules.md#web). Patterns
  * are relative to the portal's base, for the portal's own route list.
  */
 function staffPortalPages(base: '/a' | '/d') {
@@ -87,7 +87,7 @@ export const paths = {
       pattern: portalPages.verifyIdentity,
       href: (): string => consumerPath(portalPages.verifyIdentity),
     },
-    /** The one-time code step after a verification (DESIGN.md section 6). */
+    /** The one-time code step after a verification (docs/rules.md#consumer-mfa). */
     mfa: { pattern: 'mfa', href: (): string => consumerPath('mfa') },
     /** Where a Direct link's consumer lands after signing out: the link opens again only on request. */
     signedOut: { pattern: 'signed-out', href: (): string => consumerPath('signed-out') },

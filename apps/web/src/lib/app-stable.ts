@@ -1,6 +1,6 @@
 /**
  * How long no resource may finish loading before the app counts as stable: the service worker's
- * precaching then competes with nothing the page still fetches (DESIGN.md section 8).
+ * precaching then competes with nothing the page still fetches (docs/rules.md#budgets).
  */
 export const networkQuietMs = 2_000;
 

@@ -23,7 +23,7 @@ export interface Organization {
 
 /**
  * Kept for the tab, beside the spec's keys: a Direct link's portal page opens in a new page load
- * and shows the organization without asking the server again (DESIGN.md section 8).
+ * and shows the organization without asking the server again (docs/rules.md#budgets).
  */
 const storageKey = 'organization';
 

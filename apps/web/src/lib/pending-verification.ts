@@ -72,7 +72,7 @@ export function asksOneAnswer(pending: PendingVerification): boolean {
 /**
  * Where a consumer starts again: the verification page of the link remembered in this tab, the
  * signed-out page for a Direct link (opening it again would undo the sign-out, so only a click
- * does), or the three questions for a consumer who came without a link (DESIGN.md section 5).
+ * does), or the three questions for a consumer who came without a link (docs/rules.md#verification).
  */
 export function consumerStartPath(storage: Pick<KeyValueStorage, 'getItem'>): string {
   const link = rememberedLink(storage);

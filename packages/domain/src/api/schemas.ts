@@ -4,7 +4,7 @@ import { signInTypes } from '../sign-in-types.ts';
 import { z } from '../zod.ts';
 
 /**
- * The wire format of every call of spec section 7 (DESIGN.md section 5). The server validates
+ * The wire format of every call of spec section 7 (docs/rules.md#calls). The server validates
  * requests and responses with these; the client parses responses with them. Date-times travel as
  * ISO 8601 UTC strings and dates as YYYY-MM-DD.
  */
@@ -220,7 +220,7 @@ export const oneClickUnsubscribeQuerySchema = z.strictObject({ token: subscripti
 
 /**
  * The public configuration the server writes into `index.html` as
- * `<script type="application/json" id="app-config">` (DESIGN.md section 4), so the app needs no
+ * `<script type="application/json" id="app-config">` (docs/rules.md#runtime), so the app needs no
  * extra request before it can route.
  */
 export const appConfigSchema = z.object({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { authTokenResultSchema } from './schemas.ts';
 
 /**
- * The staff second factors' calls (DESIGN.md section 5, wave 2: staff): an authenticator app
+ * The staff second factors' calls (docs/rules.md#staff-second-factors): an authenticator app
  * (TOTP), passkeys (WebAuthn) and recovery codes, for admins always and for customer users as
  * their tenant's policy says.
  */

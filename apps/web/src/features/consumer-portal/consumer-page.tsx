@@ -31,7 +31,7 @@ type LinkDataState =
 /**
  * The payment data of the link the consumer came with; only their own session may read it. It is
  * read after the page is in the document: the page (its heading, who is signed in) is reached with
- * the link's own calls alone (DESIGN.md section 8), and the data follows. `reload` reads it again.
+ * the link's own calls alone (docs/rules.md#budgets), and the data follows. `reload` reads it again.
  */
 function useLinkData(identityToken: string | null): { state: LinkDataState; reload: () => void } {
   const identityTokens = usePortalApi('consumer').identityTokens;
@@ -137,7 +137,7 @@ function ConsumerSession({ session }: { session: SessionView }) {
 /**
  * A page of the consumer portal that needs a session: it shows who is signed in, the link's
  * payment data (once read) and the session; without a session the person is sent to verify who
- * they are (DESIGN.md section 6), with the question of their link where the tab remembers one.
+ * they are (docs/rules.md#web), with the question of their link where the tab remembers one.
  */
 export function ProtectedConsumerPage({ title, children }: { title: string; children: ReactNode }) {
   useSessionGuidFromAddress();

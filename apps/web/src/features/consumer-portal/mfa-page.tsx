@@ -4,16 +4,16 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
 import { textsOf, useLanguage, useTexts } from '../../i18n/language.ts';
+import { useAction } from '../../lib/forms/use-action.ts';
+import { digitsCheck, useCheckedForm, useFocusWhen } from '../../lib/forms/use-checked-form.ts';
 import { consumerStartPath } from '../../lib/pending-verification.ts';
 import { usePortalServices } from '../../lib/session/portal-api.ts';
 import { commonRefusalMessage, lockedMessage, waitInWords } from '../../lib/session/sign-in-errors.ts';
-import { useAction } from '../../lib/session/use-action.ts';
-import { digitsCheck, useCheckedForm, useFocusWhen } from '../../lib/session/use-checked-form.ts';
 import { useSession } from '../../lib/session/use-session.ts';
 import { consumerMessages } from './consumer-messages.ts';
 import { landingPath } from './landing.ts';
 
-/** The server sends a new code at most once a minute (DESIGN.md section 5). */
+/** The server sends a new code at most once a minute (docs/rules.md#consumer-mfa). */
 export const resendCooldownMs = 60_000;
 
 /** Seconds until `availableAt`, counting down once a second; 0 once it has passed. */
@@ -132,7 +132,8 @@ export function MfaPage() {
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={6}
-          registration={{ name: 'mfaCode', ref: codeFieldRef }}
+          name="mfaCode"
+          inputRef={codeFieldRef}
           error={form.errors.mfaCode}
         />
         <button

@@ -12,7 +12,7 @@ import { FormAlert, FormField } from '../../components/form-field.tsx';
 import type { Catalogue } from '../../i18n/catalogue.ts';
 import { monthNames } from '../../i18n/formats.ts';
 import { useTexts } from '../../i18n/language.ts';
-import { digitsCheck, type FieldCheck, useCheckedForm } from '../../lib/session/use-checked-form.ts';
+import { digitsCheck, type FieldCheck, useCheckedForm } from '../../lib/forms/use-checked-form.ts';
 import { consumerMessages } from './consumer-messages.ts';
 
 export type VerificationAnswers = Pick<LookupSignInRequest, 'last4Ssn' | 'postalCode' | 'dateOfBirth'>;
@@ -118,7 +118,7 @@ export function VerificationForm({
           inputMode="numeric"
           autoComplete="off"
           maxLength={4}
-          registration={{ name: 'last4Ssn' }}
+          name="last4Ssn"
           error={errors.last4Ssn}
         />
       )}
@@ -129,7 +129,7 @@ export function VerificationForm({
           inputMode="numeric"
           autoComplete="postal-code"
           maxLength={5}
-          registration={{ name: 'postalCode' }}
+          name="postalCode"
           error={errors.postalCode}
         />
       )}

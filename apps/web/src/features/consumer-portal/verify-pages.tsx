@@ -88,7 +88,7 @@ function useHostTenant(skip: boolean): { tenant: HostTenant; retry: () => void }
     lookUpOrganization(access, subdomain, { explainedByPage: true })
       .then((result) => {
         if (!active) return;
-        // The form's first render (react-hook-form and every field) was one long task; as a
+        // The form's first render (every field at once) was one long task; as a
         // transition, React renders it in slices and the main thread stays free between them.
         startTransition(() =>
           setTenant({ subdomain: result.subdomain, customerId: result.customerId, token: null }),
@@ -106,7 +106,7 @@ function useHostTenant(skip: boolean): { tenant: HostTenant; retry: () => void }
 
 /**
  * `/c/verify-identity`: all three answers, for a link that asks for every one (sign-in type None)
- * or a consumer who arrived without a link (DESIGN.md section 5).
+ * or a consumer who arrived without a link (docs/rules.md#verification).
  */
 export function VerifyIdentityPage() {
   const pending = usePendingVerification('allAnswers');
@@ -137,7 +137,7 @@ export function VerifyIdentityPage() {
     );
   }
   // The explanation shows while the host's organization is looked up: it is the page's largest
-  // text, and waiting for that call held back its first meaningful paint (DESIGN.md section 8).
+  // text, and waiting for that call held back its first meaningful paint (docs/rules.md#budgets).
   return (
     <AuthCard title={title}>
       <p>{texts.verify.identityIntro}</p>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
+import { useCheckedForm } from '../../lib/forms/use-checked-form.ts';
 import { notify } from '../../lib/notifications.ts';
 import { usePortalApi } from '../../lib/session/portal-api.ts';
 import {
@@ -12,7 +12,7 @@ import {
   signInMessages,
 } from '../../lib/session/sign-in-errors.ts';
 import { useSession } from '../../lib/session/use-session.ts';
-import { NewPasswordFields, type NewPasswordValues, WeakPasswordAlert } from './new-password-fields.tsx';
+import { NewPasswordFields, newPasswordChecks, WeakPasswordAlert } from './new-password-fields.tsx';
 import {
   changePasswordStateOf,
   type StaffScope,
@@ -22,11 +22,6 @@ import {
 } from './staff-scope.ts';
 import { useStepUp } from './step-up.tsx';
 
-interface ChangePasswordValues extends NewPasswordValues {
-  username: string;
-  currentPassword: string;
-}
-
 export const changeMessages = {
   changed: 'Your password has been changed. Sign in with your new password.',
   wrongCurrent: 'The username or current password is not correct.',
@@ -35,6 +30,12 @@ export const changeMessages = {
   secondFactorFirst:
     'If your account has a second factor, sign in first: this page then asks you to confirm it before the password changes.',
 } as const;
+
+const changeChecks = {
+  username: (value: string) => (value.trim() === '' ? changeMessages.enterUsername : null),
+  currentPassword: (value: string) => (value === '' ? changeMessages.enterCurrent : null),
+  ...newPasswordChecks<'username' | 'currentPassword'>(),
+};
 
 /**
  * `/a/change-password` and `/d/change-password`: the current password and a new one. Also where an
@@ -52,27 +53,11 @@ export function ChangePasswordPage({ scope }: { scope: StaffScope }) {
   const passwordExpired = arrival.passwordExpired === true || access === 'password-expired';
   const { withStepUp, prompt } = useStepUp(scope);
   const [weak, setWeak] = useState(false);
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, touchedFields, isSubmitted, isSubmitting },
-  } = useForm<ChangePasswordValues>({
-    mode: 'onTouched',
-    defaultValues: {
-      username: arrival.username ?? '',
-      currentPassword: '',
-      newPassword: '',
-      confirmPassword: '',
-    },
-  });
-  // Not a sign-in form: a field shows its error once touched, or after submission (DESIGN.md section 6).
-  const shown = (name: keyof ChangePasswordValues) =>
-    isSubmitted || touchedFields[name] === true ? errors[name]?.message : undefined;
+  // Not a sign-in form: a field shows its error once left, or after submission (spec section 6).
+  const form = useCheckedForm(changeChecks, 'after-leaving');
 
-  const onSubmit = handleSubmit(async ({ username, currentPassword, newPassword }) => {
+  const onSubmit = form.onSubmitWith(async ({ username, currentPassword, newPassword }) => {
     setWeak(false);
-    setRefusal(null);
     try {
       const outcome = await withStepUp(() =>
         auth.changePassword({ username: username.trim(), currentPassword, newPassword }),
@@ -81,9 +66,10 @@ export function ChangePasswordPage({ scope }: { scope: StaffScope }) {
     } catch (error) {
       const code = errorCodeOf(error);
       if (code === 'WeakPassword') setWeak(true);
-      else if (code === 'InvalidSignIn' || code === 'ItemNotFound') setRefusal(changeMessages.wrongCurrent);
-      else if (code === 'UserLocked') setRefusal(lockedMessage(error));
-      else setRefusal(commonRefusalMessage(error));
+      else if (code === 'InvalidSignIn' || code === 'ItemNotFound')
+        form.setRefusal(changeMessages.wrongCurrent);
+      else if (code === 'UserLocked') form.setRefusal(lockedMessage(error));
+      else form.setRefusal(commonRefusalMessage(error));
       return;
     }
     tokens.clearSession();
@@ -94,9 +80,15 @@ export function ChangePasswordPage({ scope }: { scope: StaffScope }) {
   return (
     <AuthCard title="Change your password">
       {prompt}
-      <form noValidate onSubmit={onSubmit} hidden={prompt !== null}>
+      <form
+        noValidate
+        onSubmit={onSubmit}
+        onChange={form.onChange}
+        onBlur={form.onBlur}
+        hidden={prompt !== null}
+      >
         <p className="muted">{changeMessages.secondFactorFirst}</p>
-        {passwordExpired && !weak && refusal === null && (
+        {passwordExpired && !weak && form.refusal === null && (
           <FormAlert>{signInMessages.passwordExpired}</FormAlert>
         )}
         {weak && (
@@ -104,31 +96,30 @@ export function ChangePasswordPage({ scope }: { scope: StaffScope }) {
             <WeakPasswordAlert />
           </FormAlert>
         )}
-        {refusal !== null && <FormAlert>{refusal}</FormAlert>}
+        {form.refusal !== null && <FormAlert>{form.refusal}</FormAlert>}
         <FormField
           label="Username"
           type="text"
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
-          registration={register('username', {
-            validate: (value) => value.trim() !== '' || changeMessages.enterUsername,
-          })}
-          error={shown('username')}
+          name="username"
+          defaultValue={arrival.username ?? ''}
+          error={form.errors.username}
         />
         <FormField
           label="Current password"
           type="password"
           autoComplete="current-password"
-          registration={register('currentPassword', { required: changeMessages.enterCurrent })}
-          error={shown('currentPassword')}
+          name="currentPassword"
+          error={form.errors.currentPassword}
         />
-        <NewPasswordFields register={register} shownError={shown} />
+        <NewPasswordFields errors={form.errors} />
         <button
           className="button button--block"
           type="submit"
-          disabled={isSubmitting}
-          aria-busy={isSubmitting}
+          disabled={form.submitting}
+          aria-busy={form.submitting}
         >
           Change the password
         </button>

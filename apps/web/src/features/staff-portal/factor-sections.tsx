@@ -2,8 +2,8 @@ import type { PasskeySummaryResult, SecondFactorsApi, SecondFactorsResult } from
 import { type EnrolmentResult, passkeyNameMaxLength, type TotpEnrolment } from '@entry/domain';
 import { useId, useState } from 'react';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
-import { useAction } from '../../lib/session/use-action.ts';
-import { type FieldCheck, useCheckedForm, useFocusWhen } from '../../lib/session/use-checked-form.ts';
+import { useAction } from '../../lib/forms/use-action.ts';
+import { type FieldCheck, useCheckedForm, useFocusWhen } from '../../lib/forms/use-checked-form.ts';
 import { browserHasPasskeys, createPasskey } from './passkey-ceremony.ts';
 import { secondFactorRefusal } from './second-factor-errors.ts';
 import { secondFactorMessages } from './second-factor-messages.ts';
@@ -211,7 +211,8 @@ function PasskeyItem({
             autoComplete="off"
             maxLength={passkeyNameMaxLength}
             defaultValue={passkey.name}
-            registration={{ name: 'name', ref: nameFieldRef }}
+            name="name"
+            inputRef={nameFieldRef}
             error={form.errors.name}
           />
           <div className="portal-actions">
@@ -297,7 +298,7 @@ export function PasskeysSection({
             type="text"
             autoComplete="off"
             maxLength={passkeyNameMaxLength}
-            registration={{ name: 'name' }}
+            name="name"
             error={form.errors.name}
           />
           <button className="button" type="submit" disabled={form.submitting} aria-busy={form.submitting}>

@@ -1,7 +1,7 @@
 import { sessionIdentityOf } from '../../lib/session/session-identity.ts';
 import { isSignedIn, useSession } from '../../lib/session/use-session.ts';
 
-/** Shown on every customer page while an admin has launched the session (DESIGN.md section 5). */
+/** Shown on every customer page while an admin has launched the session (docs/rules.md#launch). */
 export function LaunchBanner() {
   const session = useSession('customer');
   if (!isSignedIn(session) || session.record?.accessType !== 'Launched') return null;

@@ -1,9 +1,9 @@
 import { validators } from '@entry/domain';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type FormEvent, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
 import { paths } from '../../config/paths.ts';
+import { useCheckedForm } from '../../lib/forms/use-checked-form.ts';
 import { usePortalApi } from '../../lib/session/portal-api.ts';
 import { commonRefusalMessage, errorCodeOf } from '../../lib/session/sign-in-errors.ts';
 import { useStepUp } from './step-up.tsx';
@@ -16,23 +16,29 @@ export const launchPanelMessages = {
 
 type LaunchKind = 'customer' | 'dashBilling';
 
-/** The admin opens a customer's portal, or its dash billing, as that customer (DESIGN.md section 5). */
+export function customerIdCheck(value: string): string | null {
+  const text = value.trim();
+  if (text === '') return launchPanelMessages.enterCustomerId;
+  return validators.integer(text) === null && Number(text) > 0 ? null : launchPanelMessages.customerIdDigits;
+}
+
+/** Which of the form's two buttons sent it: Enter in the field sends the first, the customer portal. */
+function launchKindOf(event: FormEvent<HTMLFormElement>): LaunchKind {
+  const { submitter } = event.nativeEvent as SubmitEvent;
+  return submitter?.getAttribute('value') === 'dashBilling' ? 'dashBilling' : 'customer';
+}
+
+/** The admin opens a customer's portal, or its dash billing, as that customer (docs/rules.md#launch). */
 export function LaunchPanel() {
   const launch = usePortalApi('admin').launch;
   const navigate = useNavigate();
   // Launching needs a second factor used within the last minutes: the panel asks for one, then launches.
   const { withStepUp, prompt } = useStepUp('admin');
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setFocus,
-    formState: { errors, touchedFields, isSubmitted, isSubmitting },
-  } = useForm<{ customerId: string }>({ mode: 'onTouched', defaultValues: { customerId: '' } });
+  const form = useCheckedForm({ customerId: customerIdCheck }, 'after-leaving');
+  const fieldRef = useRef<HTMLInputElement>(null);
 
   const launchInto = (kind: LaunchKind) =>
-    handleSubmit(async ({ customerId }) => {
-      setRefusal(null);
+    form.onSubmitWith(async ({ customerId }) => {
       try {
         // This panel explains every refusal itself (docs/decisions/026).
         const outcome = await withStepUp(() =>
@@ -40,9 +46,9 @@ export function LaunchPanel() {
         );
         if (outcome.done) navigate(paths.customerPortal.launch.href(outcome.value.token));
         // Canceled: back to the field the person launched from.
-        else setFocus('customerId');
+        else fieldRef.current?.focus();
       } catch (error) {
-        setRefusal(
+        form.setRefusal(
           errorCodeOf(error) === 'ItemNotFound'
             ? launchPanelMessages.noSuchCustomer
             : commonRefusalMessage(error),
@@ -55,39 +61,35 @@ export function LaunchPanel() {
       {prompt}
       <form
         noValidate
-        onSubmit={launchInto('customer')}
+        onSubmit={(event) => launchInto(launchKindOf(event))(event)}
+        onChange={form.onChange}
+        onBlur={form.onBlur}
         aria-labelledby="launch-title"
         hidden={prompt !== null}
       >
         <h2 id="launch-title" className="section-title">
           Launch a customer's portal
         </h2>
-        {refusal !== null && <FormAlert>{refusal}</FormAlert>}
+        {form.refusal !== null && <FormAlert>{form.refusal}</FormAlert>}
         <FormField
           label="Customer id"
           type="text"
           inputMode="numeric"
           autoComplete="off"
-          registration={register('customerId', {
-            validate: (value) => {
-              const text = value.trim();
-              if (text === '') return launchPanelMessages.enterCustomerId;
-              return validators.integer(text) === null && Number(text) > 0
-                ? true
-                : launchPanelMessages.customerIdDigits;
-            },
-          })}
-          error={isSubmitted || touchedFields.customerId === true ? errors.customerId?.message : undefined}
+          name="customerId"
+          inputRef={fieldRef}
+          error={form.errors.customerId}
         />
         <div className="portal-actions">
-          <button className="button" type="submit" disabled={isSubmitting}>
+          <button className="button" type="submit" disabled={form.submitting}>
             Open the customer portal
           </button>
           <button
             className="button button--secondary"
-            type="button"
-            disabled={isSubmitting}
-            onClick={launchInto('dashBilling')}
+            type="submit"
+            name="launchKind"
+            value="dashBilling"
+            disabled={form.submitting}
           >
             Open dash billing
           </button>

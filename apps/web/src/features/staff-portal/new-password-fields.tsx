@@ -1,10 +1,18 @@
-import type { UseFormRegister } from 'react-hook-form';
 import { FormField } from '../../components/form-field.tsx';
+import type { FieldCheck } from '../../lib/forms/use-checked-form.ts';
 import { passwordAdvice } from '../../lib/session/sign-in-errors.ts';
 
-export interface NewPasswordValues {
-  newPassword: string;
-  confirmPassword: string;
+type NewPasswordName = 'newPassword' | 'confirmPassword';
+
+/** The checks of the two fields, for a form whose other fields are `Other`. */
+export function newPasswordChecks<Other extends string = never>(): Record<
+  NewPasswordName,
+  FieldCheck<NewPasswordName | Other>
+> {
+  return {
+    newPassword: (value) => (value.length < passwordAdvice.minimumLength ? passwordAdvice.tooShort : null),
+    confirmPassword: (value, values) => (value === values.newPassword ? null : passwordAdvice.mismatch),
+  };
 }
 
 /** What makes a strong password, said before the person chooses one rather than after a refusal. */
@@ -17,16 +25,7 @@ export function PasswordAdvice() {
 }
 
 /** The new password twice; the length is checked here, how guessable it is by the server. */
-export function NewPasswordFields<Values extends NewPasswordValues>({
-  register,
-  shownError,
-}: {
-  register: UseFormRegister<Values>;
-  /** The message a field shows now: once it is touched or the form submitted (DESIGN.md section 6). */
-  shownError: (name: keyof NewPasswordValues) => string | undefined;
-}) {
-  // The generic form's register accepts these two names, which every such form has.
-  const registerField = register as unknown as UseFormRegister<NewPasswordValues>;
+export function NewPasswordFields({ errors }: { errors: Partial<Record<NewPasswordName, string>> }) {
   return (
     <>
       <FormField
@@ -34,20 +33,15 @@ export function NewPasswordFields<Values extends NewPasswordValues>({
         type="password"
         autoComplete="new-password"
         hint={<PasswordAdvice />}
-        registration={registerField('newPassword', {
-          required: passwordAdvice.tooShort,
-          minLength: { value: passwordAdvice.minimumLength, message: passwordAdvice.tooShort },
-        })}
-        error={shownError('newPassword')}
+        name="newPassword"
+        error={errors.newPassword}
       />
       <FormField
         label="Confirm the new password"
         type="password"
         autoComplete="new-password"
-        registration={registerField('confirmPassword', {
-          validate: (value, values) => value === values.newPassword || passwordAdvice.mismatch,
-        })}
-        error={shownError('confirmPassword')}
+        name="confirmPassword"
+        error={errors.confirmPassword}
       />
     </>
   );

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
 import { LoadingState } from '../../components/loading-state.tsx';
+import { useCheckedForm } from '../../lib/forms/use-checked-form.ts';
 import { usePortalServices } from '../../lib/session/portal-api.ts';
 import { commonRefusalMessage, errorCodeOf } from '../../lib/session/sign-in-errors.ts';
 import { useTokenFromAddress } from '../../lib/session/use-token-from-address.ts';
-import { NewPasswordFields, type NewPasswordValues, WeakPasswordAlert } from './new-password-fields.tsx';
+import { NewPasswordFields, newPasswordChecks, WeakPasswordAlert } from './new-password-fields.tsx';
 import { type StaffScope, staffPaths, useStaffAuth } from './staff-scope.ts';
 
 export const resetMessages = {
@@ -104,22 +104,15 @@ export function ResetPasswordPage({ scope }: { scope: StaffScope }) {
 function RequestLinkForm({ scope, notice }: { scope: StaffScope; notice: string | null }) {
   const auth = useStaffAuth(scope);
   const [sent, setSent] = useState(false);
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, touchedFields, isSubmitted, isSubmitting },
-  } = useForm<{ username: string }>({ mode: 'onTouched', defaultValues: { username: '' } });
+  const form = useCheckedForm(
+    { username: (value) => (value.trim() === '' ? resetMessages.enterUsername : null) },
+    'after-leaving',
+  );
 
-  const onSubmit = handleSubmit(async ({ username }) => {
-    setRefusal(null);
-    try {
-      await auth.resetPassword({ username: username.trim() });
-      setSent(true);
-    } catch (error) {
-      setRefusal(commonRefusalMessage(error));
-    }
-  });
+  const onSubmit = form.onSubmitWith(async ({ username }) => {
+    await auth.resetPassword({ username: username.trim() });
+    setSent(true);
+  }, commonRefusalMessage);
 
   return (
     <AuthCard title="Reset your password">
@@ -128,9 +121,9 @@ function RequestLinkForm({ scope, notice }: { scope: StaffScope; notice: string 
           {resetMessages.linkSent}
         </p>
       ) : (
-        <form noValidate onSubmit={onSubmit}>
+        <form noValidate onSubmit={onSubmit} onChange={form.onChange} onBlur={form.onBlur}>
           {notice !== null && <FormAlert>{notice}</FormAlert>}
-          {refusal !== null && <FormAlert>{refusal}</FormAlert>}
+          {form.refusal !== null && <FormAlert>{form.refusal}</FormAlert>}
           <p>
             Enter your username. We will mail a link to choose a new password to the address on your account.
           </p>
@@ -140,16 +133,14 @@ function RequestLinkForm({ scope, notice }: { scope: StaffScope; notice: string 
             autoComplete="username"
             autoCapitalize="none"
             spellCheck={false}
-            registration={register('username', {
-              validate: (value) => value.trim() !== '' || resetMessages.enterUsername,
-            })}
-            error={isSubmitted || touchedFields.username === true ? errors.username?.message : undefined}
+            name="username"
+            error={form.errors.username}
           />
           <button
             className="button button--block"
             type="submit"
-            disabled={isSubmitting}
-            aria-busy={isSubmitting}
+            disabled={form.submitting}
+            aria-busy={form.submitting}
           >
             Send the link
           </button>
@@ -176,21 +167,10 @@ function NewPasswordForm({
   const auth = useStaffAuth(scope);
   const [done, setDone] = useState(false);
   const [weak, setWeak] = useState(false);
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, touchedFields, isSubmitted, isSubmitting },
-  } = useForm<NewPasswordValues>({
-    mode: 'onTouched',
-    defaultValues: { newPassword: '', confirmPassword: '' },
-  });
-  const shown = (name: keyof NewPasswordValues) =>
-    isSubmitted || touchedFields[name] === true ? errors[name]?.message : undefined;
+  const form = useCheckedForm(newPasswordChecks(), 'after-leaving');
 
-  const onSubmit = handleSubmit(async ({ newPassword }) => {
+  const onSubmit = form.onSubmitWith(async ({ newPassword }) => {
     setWeak(false);
-    setRefusal(null);
     try {
       await auth.changePassword({ resetToken, newPassword });
       onDone();
@@ -199,7 +179,7 @@ function NewPasswordForm({
       const linkRefusal = linkRefusalOf(error);
       if (errorCodeOf(error) === 'WeakPassword') setWeak(true);
       else if (linkRefusal !== null) onLinkRefused(linkRefusal);
-      else setRefusal(commonRefusalMessage(error));
+      else form.setRefusal(commonRefusalMessage(error));
     }
   });
 
@@ -218,19 +198,19 @@ function NewPasswordForm({
 
   return (
     <AuthCard title="Choose a new password">
-      <form noValidate onSubmit={onSubmit}>
+      <form noValidate onSubmit={onSubmit} onChange={form.onChange} onBlur={form.onBlur}>
         {weak && (
           <FormAlert>
             <WeakPasswordAlert />
           </FormAlert>
         )}
-        {refusal !== null && <FormAlert>{refusal}</FormAlert>}
-        <NewPasswordFields register={register} shownError={shown} />
+        {form.refusal !== null && <FormAlert>{form.refusal}</FormAlert>}
+        <NewPasswordFields errors={form.errors} />
         <button
           className="button button--block"
           type="submit"
-          disabled={isSubmitting}
-          aria-busy={isSubmitting}
+          disabled={form.submitting}
+          aria-busy={form.submitting}
         >
           Save the new password
         </button>

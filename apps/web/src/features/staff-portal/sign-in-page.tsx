@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
+import { useCheckedForm } from '../../lib/forms/use-checked-form.ts';
 import {
   commonRefusalMessage,
   errorCodeOf,
@@ -22,12 +22,12 @@ import {
   useStaffAuth,
 } from './staff-scope.ts';
 
-interface SignInValues {
-  username: string;
-  password: string;
-}
-
 const required = { username: 'Enter your username.', password: 'Enter your password.' } as const;
+
+const signInChecks = {
+  username: (value: string) => (value.trim() === '' ? required.username : null),
+  password: (value: string) => (value === '' ? required.password : null),
+};
 
 /**
  * `/a/sign-in` and `/d/sign-in`: username and password, then a second factor where the account has
@@ -39,17 +39,11 @@ export function SignInPage({ scope }: { scope: StaffScope }) {
   const navigate = useNavigate();
   const finish = useFinishSignIn(scope);
   const portalPaths = staffPaths(scope);
-  const [refusal, setRefusal] = useState<string | null>(null);
   const [passkeyBusy, setPasskeyBusy] = useState(false);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitted, isSubmitting },
-  } = useForm<SignInValues>({ defaultValues: { username: '', password: '' } });
-  const shown = (field: keyof SignInValues) => (isSubmitted ? errors[field]?.message : undefined);
+  const form = useCheckedForm(signInChecks);
+  const { setRefusal } = form;
 
-  const onSubmit = handleSubmit(async (values) => {
-    setRefusal(null);
+  const onSubmit = form.onSubmitWith(async (values) => {
     let accessType: string;
     try {
       ({ accessType } = await auth.signIn({ username: values.username.trim(), password: values.password }));
@@ -91,32 +85,29 @@ export function SignInPage({ scope }: { scope: StaffScope }) {
 
   return (
     <AuthCard title={`Sign in to the ${staffPortalNames[scope].toLowerCase()}`}>
-      <form noValidate onSubmit={onSubmit}>
-        {refusal !== null && <FormAlert>{refusal}</FormAlert>}
+      <form noValidate onSubmit={onSubmit} onChange={form.onChange}>
+        {form.refusal !== null && <FormAlert>{form.refusal}</FormAlert>}
         <FormField
           label="Username"
           type="text"
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
-          registration={register('username', {
-            required: required.username,
-            validate: (v) => v.trim() !== '' || required.username,
-          })}
-          error={shown('username')}
+          name="username"
+          error={form.errors.username}
         />
         <FormField
           label="Password"
           type="password"
           autoComplete="current-password"
-          registration={register('password', { required: required.password })}
-          error={shown('password')}
+          name="password"
+          error={form.errors.password}
         />
         <button
           className="button button--block"
           type="submit"
-          disabled={isSubmitting}
-          aria-busy={isSubmitting}
+          disabled={form.submitting}
+          aria-busy={form.submitting}
         >
           Sign in
         </button>
@@ -126,7 +117,7 @@ export function SignInPage({ scope }: { scope: StaffScope }) {
           <button
             type="button"
             className="button button--secondary button--block"
-            disabled={passkeyBusy || isSubmitting}
+            disabled={passkeyBusy || form.submitting}
             aria-busy={passkeyBusy}
             onClick={signInWithPasskeyAlone}
           >

@@ -1,6 +1,6 @@
 import type { EnrolmentResult, TotpEnrolment } from '@entry/domain';
 import { FormAlert, FormField } from '../../components/form-field.tsx';
-import { digitsCheck, useCheckedForm, useFocusWhen } from '../../lib/session/use-checked-form.ts';
+import { digitsCheck, useCheckedForm, useFocusWhen } from '../../lib/forms/use-checked-form.ts';
 import { secondFactorRefusal } from './second-factor-errors.ts';
 import { secondFactorMessages } from './second-factor-messages.ts';
 import type { StepUpOutcome } from './step-up.tsx';
@@ -73,7 +73,8 @@ export function TotpSetup({
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={6}
-          registration={{ name: 'code', ref: fieldRef }}
+          name="code"
+          inputRef={fieldRef}
           error={form.errors.code}
         />
         <div className="portal-actions">

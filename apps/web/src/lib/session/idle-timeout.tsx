@@ -11,7 +11,7 @@ import { useSignOut } from './use-sign-out.ts';
  */
 export const consumerIdleTimeout = { idleMs: 15 * 60_000, warningMs: 60_000 } as const;
 
-/** The server's default `STAFF_IDLE_MINUTES` (DESIGN.md section 4), for a page that names none. */
+/** The server's default `STAFF_IDLE_MINUTES` (docs/rules.md#runtime), for a page that names none. */
 const defaultStaffIdleMinutes = 30;
 
 /** `STAFF_IDLE_MINUTES` as the server put it in the page. */

@@ -27,7 +27,7 @@ export function portalHooks(scope: Scope, observed: ObservedStorage): ClientHook
 
 /**
  * One API client per portal scope. An ended session (expiry or 401) returns to that scope's start
- * (DESIGN.md section 6) rather than the entry root, so a staff member lands on their sign-in page.
+ * (docs/rules.md#web) rather than the entry root, so a staff member lands on their sign-in page.
  */
 export function portalApi(scope: Scope): ApiClient {
   let client = clients.get(scope);

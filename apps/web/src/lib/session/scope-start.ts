@@ -4,7 +4,7 @@ import { paths } from '../../config/paths.ts';
 import { consumerStartPath } from '../pending-verification.ts';
 
 /**
- * Where a person of each scope starts, and returns when a session ends (DESIGN.md section 6): a
+ * Where a person of each scope starts, and returns when a session ends (docs/rules.md#web): a
  * consumer to the verification of the link this tab opened, when there is one.
  */
 export function scopeStartPath(scope: Scope, storage: Pick<KeyValueStorage, 'getItem'>): string {

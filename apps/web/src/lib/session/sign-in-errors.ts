@@ -28,7 +28,7 @@ export const signInMessages = {
   passwordExpired: 'Your password has expired. Choose a new one to continue.',
 } as const;
 
-/** What makes a password strong (DESIGN.md section 5): length and guessability, no composition rules. */
+/** What makes a password strong (docs/rules.md#passwords): length and guessability, no composition rules. */
 export const passwordAdvice = {
   minimumLength: 12,
   rule: 'Use at least 12 characters. A few unrelated words together make a strong password that is easy to remember.',

@@ -1,12 +1,12 @@
 import type { AuditPageRead, AuditRowRead } from '@entry/client/console-data';
 import { type AuditFilterQuery, auditOutcomes } from '@entry/domain';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { FormAlert, FormField } from '../../../../components/form-field.tsx';
 import { LoadingState } from '../../../../components/loading-state.tsx';
+import { useCheckedForm } from '../../../../lib/forms/use-checked-form.ts';
 import { commonRefusalMessage, errorCodeOf } from '../../../../lib/session/sign-in-errors.ts';
+import { customerIdCheck } from '../../launch-panel.tsx';
 import { refusalTextOf, saveAsFile, useConsoleData } from './console-data-api.ts';
-import { customerIdProblem } from './organization-form.tsx';
 import './console-data.css';
 
 export const auditPageMessages = {
@@ -30,15 +30,16 @@ interface FilterFields {
   to: string;
 }
 
-const emptyFilters: FilterFields = {
-  customerId: '',
-  actor: '',
-  consumerId: '',
-  ip: '',
-  event: '',
-  outcome: '',
-  from: '',
-  to: '',
+const anyValue = () => null;
+const filterChecks: Record<keyof FilterFields, (value: string) => string | null> = {
+  customerId: (value) => (value.trim() === '' ? null : customerIdCheck(value)),
+  actor: anyValue,
+  consumerId: anyValue,
+  ip: anyValue,
+  event: anyValue,
+  outcome: anyValue,
+  from: anyValue,
+  to: anyValue,
 };
 
 /** The query of the filled-in fields; a `datetime-local` value is the browser's local time. */
@@ -118,11 +119,7 @@ export function AuditPage() {
   const resultsRef = useRef<HTMLHeadingElement>(null);
   const resultsId = useId();
   const outcomeId = useId();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitted },
-  } = useForm<FilterFields>({ defaultValues: emptyFilters });
+  const form = useCheckedForm(filterChecks, 'after-leaving');
   const cursor = cursors.at(-1);
 
   useEffect(() => {
@@ -163,7 +160,7 @@ export function AuditPage() {
   }
 
   const optional = (name: keyof FilterFields, label: string, hint?: string) => (
-    <FormField label={label} type="text" autoComplete="off" hint={hint} registration={register(name)} />
+    <FormField label={label} type="text" autoComplete="off" hint={hint} name={name} />
   );
 
   return (
@@ -172,7 +169,9 @@ export function AuditPage() {
       <form
         noValidate
         aria-label="Filters"
-        onSubmit={handleSubmit((fields) => {
+        onChange={form.onChange}
+        onBlur={form.onBlur}
+        onSubmit={form.onSubmitWith(async (fields) => {
           setQuery(queryOf(fields));
           setCursors([undefined]);
         })}
@@ -183,8 +182,8 @@ export function AuditPage() {
             type="text"
             inputMode="numeric"
             autoComplete="off"
-            registration={register('customerId', { validate: (value) => customerIdProblem(value, false) })}
-            error={isSubmitted ? errors.customerId?.message : undefined}
+            name="customerId"
+            error={form.errors.customerId}
           />
           {optional('actor', 'Actor', 'As the log names them, such as admin:3')}
           {optional('consumerId', 'Consumer id', "The organization's own id; needs the customer id")}
@@ -194,7 +193,7 @@ export function AuditPage() {
             <label className="field__label" htmlFor={outcomeId}>
               Outcome
             </label>
-            <select id={outcomeId} className="field__select" {...register('outcome')}>
+            <select id={outcomeId} name="outcome" className="field__select">
               <option value="">Any</option>
               {auditOutcomes.map((outcome) => (
                 <option key={outcome} value={outcome}>
@@ -203,8 +202,8 @@ export function AuditPage() {
               ))}
             </select>
           </div>
-          <FormField label="From" type="datetime-local" registration={register('from')} />
-          <FormField label="Until (not included)" type="datetime-local" registration={register('to')} />
+          <FormField label="From" type="datetime-local" name="from" />
+          <FormField label="Until (not included)" type="datetime-local" name="to" />
         </div>
         <div className="portal-actions">
           <button className="button" type="submit">

@@ -1,5 +1,5 @@
 import { validators } from '@entry/domain';
-import { type FormEvent, type RefCallback, useCallback, useState } from 'react';
+import { type FocusEvent, type FormEvent, type RefCallback, useCallback, useState } from 'react';
 import { type RefusalOf, useAction } from './use-action.ts';
 
 /** A field's check: its message, or null when the value is acceptable. */
@@ -35,32 +35,53 @@ function controlOf(form: HTMLFormElement, name: string): FormControl | null {
 }
 
 /**
- * Uncontrolled fields checked on submission, then on every change (the stricter display of spec
- * section 5); the first field in error takes the focus. A refused submission's message, in
- * `refusalOf`'s words, is the form's `refusal` until the next submission; a button of the form
- * shows its own there through `useAction(form.setRefusal)`. The consumer pages use it instead of
- * react-hook-form, which would be the verification page's largest script (DESIGN.md section 8).
+ * When a field shows its error: after the form's submission (sign-in forms, spec section 5), or
+ * also once the person has left it (every other form).
  */
-export function useCheckedForm<Name extends string>(checks: Record<Name, FieldCheck<Name>>) {
+export type ErrorsShown = 'after-submission' | 'after-leaving';
+
+/**
+ * Uncontrolled fields checked on submission, then on every change; with `after-leaving`, a field is
+ * also checked when the person leaves it. The first field in error takes the focus on submission. A
+ * refused submission's message, in `refusalOf`'s words, is the form's `refusal` until the next
+ * submission; a button of the form shows its own there through `useAction(form.setRefusal)`. Every
+ * form uses it: a form library would be the verification page's largest script.
+ */
+export function useCheckedForm<Name extends string>(
+  checks: Record<Name, FieldCheck<Name>>,
+  shown: ErrorsShown = 'after-submission',
+) {
   const names = Object.keys(checks) as Name[];
-  const [errors, setErrors] = useState<Partial<Record<Name, string>>>({});
+  const [found, setFound] = useState<Partial<Record<Name, string>>>({});
   const [submitted, setSubmitted] = useState(false);
+  const [left, setLeft] = useState<ReadonlySet<string>>(new Set());
   const submission = useAction();
 
   function read(form: HTMLFormElement) {
     const values = Object.fromEntries(
       names.map((name) => [name, controlOf(form, name)?.value ?? '']),
     ) as Record<Name, string>;
-    const found: Partial<Record<Name, string>> = {};
+    const problems: Partial<Record<Name, string>> = {};
     for (const name of names) {
       const message = checks[name](values[name], values);
-      if (message !== null) found[name] = message;
+      if (message !== null) problems[name] = message;
     }
-    return { values, found };
+    return { values, problems };
   }
 
+  const errors = Object.fromEntries(
+    names.filter((name) => submitted || left.has(name)).map((name) => [name, found[name]]),
+  ) as Partial<Record<Name, string>>;
+
   function onChange(event: FormEvent<HTMLFormElement>) {
-    if (submitted) setErrors(read(event.currentTarget).found);
+    if (submitted || left.size > 0) setFound(read(event.currentTarget).problems);
+  }
+
+  function onBlur(event: FocusEvent<HTMLFormElement>) {
+    const name = isFormControl(event.target) ? event.target.name : '';
+    if (shown !== 'after-leaving' || !names.includes(name as Name) || left.has(name)) return;
+    setLeft(new Set([...left, name]));
+    setFound(read(event.currentTarget).problems);
   }
 
   function onSubmitWith(send: (values: Record<Name, string>) => Promise<void>, refusalOf?: RefusalOf) {
@@ -69,10 +90,10 @@ export function useCheckedForm<Name extends string>(checks: Record<Name, FieldCh
       const form = event.currentTarget;
       // Every submission starts without the previous refusal, so an old one never stays beside new errors.
       submission.setRefusal(null);
-      const { values, found } = read(form);
+      const { values, problems } = read(form);
       setSubmitted(true);
-      setErrors(found);
-      const firstInvalid = names.find((name) => found[name] !== undefined);
+      setFound(problems);
+      const firstInvalid = names.find((name) => problems[name] !== undefined);
       if (firstInvalid !== undefined) {
         controlOf(form, firstInvalid)?.focus();
         return;
@@ -87,6 +108,7 @@ export function useCheckedForm<Name extends string>(checks: Record<Name, FieldCh
     refusal: submission.refusal,
     setRefusal: submission.setRefusal,
     onChange,
+    onBlur,
     onSubmitWith,
   };
 }
