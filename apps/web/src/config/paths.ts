@@ -51,12 +51,6 @@ export const paths = {
     href: (): string => '/a',
     ...staffPortalPages('/a'),
   },
-  /** The admin console's pages (issue 43), under a route of their own: `/a/console/{page}`. */
-  adminConsole: {
-    pattern: '/a/console/*',
-    consumers: { pattern: 'consumers' },
-    audit: { pattern: 'audit' },
-  },
   customerPortal: {
     pattern: '/d/*',
     href: (): string => '/d',

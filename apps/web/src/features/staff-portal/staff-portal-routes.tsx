@@ -92,21 +92,14 @@ function StaffPortalPages({ scope }: { scope: StaffScope }) {
   );
 }
 
-/** The admin console's pages, each loaded when first opened. */
+/** The admin console's pages under `/a/console/`, each loaded when first opened. */
 function AdminConsoleRoutes() {
-  const pages = paths.adminConsole;
   return (
     <>
       <StaffSessionWatch scope="admin" />
       <Routes>
-        <Route
-          path={pages.consumers.pattern}
-          element={<Protected scope="admin">{() => <ConsumersPage />}</Protected>}
-        />
-        <Route
-          path={pages.audit.pattern}
-          element={<Protected scope="admin">{() => <AuditPage />}</Protected>}
-        />
+        <Route path="consumers" element={<Protected scope="admin">{() => <ConsumersPage />}</Protected>} />
+        <Route path="audit" element={<Protected scope="admin">{() => <AuditPage />}</Protected>} />
         <Route path="*" element={<Navigate to={paths.adminPortal.home.href()} replace />} />
       </Routes>
     </>
