@@ -7,6 +7,7 @@ import { useCheckedForm } from '../../../../lib/forms/use-checked-form.ts';
 import { commonRefusalMessage, errorCodeOf } from '../../../../lib/session/sign-in-errors.ts';
 import { customerIdCheck } from '../../launch-panel.tsx';
 import { refusalTextOf, saveAsFile, useConsoleData } from './console-data-api.ts';
+import { CustomerIdField } from './organization-form.tsx';
 import './console-data.css';
 
 export const auditPageMessages = {
@@ -177,14 +178,7 @@ export function AuditPage() {
         })}
       >
         <div className="console-filters">
-          <FormField
-            label="Customer id"
-            type="text"
-            inputMode="numeric"
-            autoComplete="off"
-            name="customerId"
-            error={form.errors.customerId}
-          />
+          <CustomerIdField error={form.errors.customerId} />
           {optional('actor', 'Actor', 'As the log names them, such as admin:3')}
           {optional('consumerId', 'Consumer id', "The organization's own id; needs the customer id")}
           {optional('ip', 'Address')}
