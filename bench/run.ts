@@ -13,6 +13,7 @@ const suites: Record<string, () => Promise<void>> = {
   browser: runBrowserSuite,
   'scale-out': runScaleOutSuite,
   'import-links': () => runScript('bench/import-links.ts'),
+  'audit-search': () => runScript('bench/audit-search.ts'),
   'failure-store': () => runScript('bench/failure-store.ts'),
 };
 

@@ -321,6 +321,38 @@ async function importLinksSection(): Promise<string[]> {
   ];
 }
 
+interface AuditSearchResults {
+  measuredAt: string;
+  rows: number;
+  budgetMs: number;
+  loadAtStart: number;
+  loadAtEnd: number;
+  figures: { scenario: string; medianMs: number; rows: number }[];
+}
+
+/** The console's audit search (bench/audit-search.ts), when its results are present. */
+async function auditSearchSection(): Promise<string[]> {
+  let parsed: AuditSearchResults;
+  try {
+    parsed = JSON.parse(await readFile(path.join(resultsDir, 'audit-search.json'), 'utf8'));
+  } catch {
+    return [];
+  }
+  return [
+    `## Console: audit search (\`bench/audit-search.ts\`, ${parsed.measuredAt.slice(0, 16).replace('T', ' ')} UTC)`,
+    '',
+    `PostgreSQL, ${parsed.rows} audit rows; a page of 50, median of 5 runs; budget ${parsed.budgetMs} ms a page; load average ${parsed.loadAtStart} / ${parsed.loadAtEnd}.`,
+    '',
+    '| filter | median | rows on the page | verdict |',
+    '| --- | --- | --- | --- |',
+    ...parsed.figures.map(
+      (figure) =>
+        `| ${figure.scenario} | ${figure.medianMs} ms | ${figure.rows} | ${figure.medianMs <= parsed.budgetMs ? 'within' : 'over'} |`,
+    ),
+    '',
+  ];
+}
+
 interface FailureStoreFigures {
   nsPerTake: number;
   roundsNsPerTake: number[];
@@ -870,6 +902,7 @@ export async function writeReport(): Promise<void> {
     ...browserSection(results.get('browser')),
     ...scaleOutSection(results.get('scale-out')),
     ...(await importLinksSection()),
+    ...(await auditSearchSection()),
     ...failureStoreSection(failureStore),
     ...findings,
     '## Notes',

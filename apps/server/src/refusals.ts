@@ -486,6 +486,18 @@ export const refusals = {
     errorCode: 'ItemNotFound',
     message: (mailing: string) => `There is no mailing named "${mailing}".`,
   },
+  consumerFilterNeedsTenant: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: "A consumer id is the organization's own: choose the organization too.",
+    fields: ['customerId'],
+  },
+  invalidAuditCursor: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'This page of the audit log is no longer valid; start again from the first page.',
+    fields: ['cursor'],
+  },
 
   // The server itself.
   notReady: {

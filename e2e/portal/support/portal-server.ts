@@ -185,6 +185,20 @@ export async function startPortalServer() {
       return { ...account, authenticator: await setUpAuthenticator(kind, account) };
     },
 
+    /** `count` audit rows of `event` for the demo tenant, one after another, for the audit page to page through. */
+    async recordAuditRows(event: string, count: number): Promise<void> {
+      for (let index = 0; index < count; index += 1) {
+        await app.ctx.audit.record({
+          event,
+          outcome: 'success',
+          actor: `consumer:${index}`,
+          tenantId: demo.tenant.customerId,
+          ip: '198.51.100.7',
+          detail: { index },
+        });
+      }
+    },
+
     /** Why the server ended session `sessionId`: its revocation's cause, or null while it has not ended. */
     async sessionEnding(sessionId: string): Promise<string | null> {
       const [session] = await db.select().from(sessions).where(eq(sessions.id, sessionId));

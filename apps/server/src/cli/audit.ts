@@ -35,9 +35,7 @@ const auditExport: OperatorCommand = {
     const format = (options.format ?? 'csv') as AuditExportFormat;
     const file = options.out === undefined ? undefined : createWriteStream(options.out, { mode: 0o600 });
     const count = await exportAudit(ctx.db, {
-      from,
-      to,
-      tenantId: tenant?.customerId,
+      filter: { from, to, tenantId: tenant?.customerId },
       format,
       output: file ?? ctx.stdout,
     });

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { importConsumers } from '../services/consumer-import.ts';
+import { importConsumersAudited } from '../services/consumer-import.ts';
 import { tenantBySubdomain } from '../services/tenants.ts';
 import { openInputFile } from './files.ts';
 import { type OperatorCommand, requiredOption } from './operator-command.ts';
@@ -20,18 +20,10 @@ const consumersImport: OperatorCommand = {
     const tenant = await tenantBySubdomain(ctx.db, requiredOption(options, 'tenant'));
     const path = requiredOption(options, 'file');
     await openInputFile(path);
-    const result = await importConsumers(ctx.db, {
+    const result = await importConsumersAudited(ctx, {
       tenantId: tenant.customerId,
-      pepper: ctx.pepper,
-      clock: ctx.clock,
       file: createReadStream(path),
-    });
-    await ctx.audit.record({
-      event: 'operator.consumers.import',
-      outcome: 'success',
-      actor: ctx.actor,
-      tenantId: tenant.customerId,
-      detail: { ...result },
+      author: { actor: ctx.actor, ip: null },
     });
     ctx.report(
       `Imported ${result.rows} consumers into ${tenant.subdomain}: ${result.created} new, ${result.updated} updated.`,

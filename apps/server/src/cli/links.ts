@@ -1,6 +1,10 @@
 import { createReadStream } from 'node:fs';
-import { defaultMailingName, issueLinks, revokeMailing } from '../services/mailings.ts';
-import { endingDepsOf, recordEndings } from '../services/session-endings.ts';
+import {
+  defaultMailingName,
+  issueLinks,
+  recordLinksIssued,
+  revokeMailingAudited,
+} from '../services/mailings.ts';
 import { tenantBySubdomain } from '../services/tenants.ts';
 import { openInputFile } from './files.ts';
 import { type OperatorCommand, requiredOption } from './operator-command.ts';
@@ -33,13 +37,7 @@ const linksIssue: OperatorCommand = {
       config: ctx.config,
       clock: ctx.clock,
     });
-    await ctx.audit.record({
-      event: 'operator.links.issue',
-      outcome: 'success',
-      actor: ctx.actor,
-      tenantId: tenant.customerId,
-      detail: { ...result },
-    });
+    await recordLinksIssued(ctx.audit, tenant.customerId, result, { actor: ctx.actor, ip: null });
     ctx.report(`Issued ${result.issued} links for mailing ${result.mailing}; written to ${options.out}.`, {
       ...result,
       out: options.out,
@@ -54,16 +52,7 @@ const linksRevoke: OperatorCommand = {
   options: { mailing: { value: '<name>', required: true, description: 'the mailing name' } },
   async run(options, ctx) {
     const mailing = requiredOption(options, 'mailing');
-    const { revoked, tenantId } = await revokeMailing(ctx.db, ctx.clock, mailing);
-    await ctx.audit.record({
-      event: 'operator.links.revoke',
-      outcome: 'revoked',
-      actor: ctx.actor,
-      tenantId,
-      detail: { mailing, revoked },
-    });
-    // Every call already refuses the links' sessions; this records each ending with its cause.
-    await recordEndings(endingDepsOf(ctx), { mailing });
+    const { revoked } = await revokeMailingAudited(ctx, mailing, { actor: ctx.actor, ip: null });
     ctx.report(`Revoked ${revoked} tokens of mailing ${mailing}.`, { mailing, revoked });
   },
 };

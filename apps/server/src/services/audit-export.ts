@@ -2,9 +2,9 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { Database } from '../db/index.ts';
-import { type AuditRow, auditRowsPage } from '../stores/audit-log.ts';
+import { type AuditFilter, type AuditPosition, type AuditRow, auditRowsPage } from '../stores/audit-log.ts';
 
-/** The audit log, for a time range and optionally one tenant, as CSV or JSON lines. */
+/** The audit log's rows a filter picks (a time range, a tenant, an actor...), as CSV or JSON lines. */
 
 export type AuditExportFormat = 'csv' | 'jsonl';
 
@@ -23,16 +23,13 @@ export const auditExportColumns = [
 const auditExportPageSize = 5000;
 
 export interface AuditExportInput {
-  /** Inclusive. */
-  from: Date;
-  /** Exclusive. */
-  to: Date;
-  tenantId?: number;
+  filter: AuditFilter;
   format: AuditExportFormat;
   output: Writable;
 }
 
-function toRecord(row: AuditRow) {
+/** A row as the export and the console show it. */
+export function toAuditRecord(row: AuditRow) {
   return {
     id: row.id,
     at: row.at.toISOString(),
@@ -46,7 +43,7 @@ function toRecord(row: AuditRow) {
 }
 
 function render(rows: AuditRow[], format: AuditExportFormat): string {
-  const records = rows.map(toRecord);
+  const records = rows.map(toAuditRecord);
   if (format === 'jsonl') return records.map((record) => `${JSON.stringify(record)}\n`).join('');
   return stringify(
     records.map((record) => [
@@ -71,14 +68,13 @@ export async function exportAudit(db: Database, input: AuditExportInput): Promis
   if (input.format === 'csv') await write(input.output, stringify([[...auditExportColumns]]));
 
   let written = 0;
-  let after: { at: Date; id: number } | undefined;
+  let after: AuditPosition | undefined;
   for (;;) {
-    const { from, to, tenantId } = input;
-    const rows = await auditRowsPage(db, { from, to, tenantId, after, limit: auditExportPageSize });
+    const rows = await auditRowsPage(db, { filter: input.filter, after, limit: auditExportPageSize });
     await write(input.output, render(rows, input.format));
     written += rows.length;
     const last = rows.at(-1);
     if (last === undefined || rows.length < auditExportPageSize) return written;
-    after = { at: last.at, id: last.id };
+    after = { atMicros: last.atMicros, id: last.id };
   }
 }

@@ -3,6 +3,7 @@ import { languageSchema, type VerificationField, validatorMessages, validators }
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { type ImportedConsumer, inConsumerImport } from '../stores/consumers.ts';
+import type { AuditLog } from './audit.ts';
 import {
   type ColumnSpec,
   type CsvRow,
@@ -114,7 +115,7 @@ function toImportedConsumer(
  * Streams the file, validating every row and writing in batches inside one transaction. Any
  * problem rolls everything back and is thrown as one InvalidImportFile refusal.
  */
-export async function importConsumers(
+async function importConsumers(
   db: Database,
   input: { tenantId: number; pepper: string; clock: Clock; file: Readable },
 ): Promise<ConsumerImportResult> {
@@ -157,4 +158,32 @@ export async function importConsumers(
     await flush();
     return result;
   });
+}
+
+/** Who makes an operator's change, as its audit row names them, and from which address. */
+export interface ChangeAuthor {
+  actor: string;
+  ip: string | null;
+}
+
+/** `importConsumers` and its audit row: the operator command and the console both import so. */
+export async function importConsumersAudited(
+  deps: { db: Database; pepper: string; clock: Clock; audit: AuditLog },
+  input: { tenantId: number; file: Readable; author: ChangeAuthor },
+): Promise<ConsumerImportResult> {
+  const result = await importConsumers(deps.db, {
+    tenantId: input.tenantId,
+    pepper: deps.pepper,
+    clock: deps.clock,
+    file: input.file,
+  });
+  await deps.audit.record({
+    event: 'operator.consumers.import',
+    outcome: 'success',
+    actor: input.author.actor,
+    tenantId: input.tenantId,
+    ip: input.author.ip,
+    detail: { ...result },
+  });
+  return result;
 }

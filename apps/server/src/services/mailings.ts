@@ -5,6 +5,8 @@ import { rename, rm } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import {
   type IdentityTokenData,
+  type MailingSummary,
+  mailingNameSchema,
   parseIsoDate,
   parseTargetCode,
   portalOrigin,
@@ -23,9 +25,12 @@ import { generateShortId } from '../stores/identity-token-ids.ts';
 import {
   issueMailing,
   type MailingIssue,
+  mailingsOfTenant,
   type NewMailingToken,
   revokeMailingTokens,
 } from '../stores/identity-tokens.ts';
+import type { AuditLog } from './audit.ts';
+import type { ChangeAuthor } from './consumer-import.ts';
 import {
   type ColumnSpec,
   type CsvRow,
@@ -33,6 +38,7 @@ import {
   ProblemList,
   readCsvRows,
 } from './consumer-import-csv.ts';
+import { endingDepsOf, recordEndings, type SessionLimits } from './session-endings.ts';
 import type { Tenant } from './tenants.ts';
 
 /**
@@ -83,13 +89,12 @@ const mailingMessages = {
 /** Rows per INSERT statement. */
 const linkBatchSize = 1000;
 
-const mailingNamePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const targetIdLength = validators.lengthRange(1, 100);
 const intervalLength = validators.lengthRange(1, 50);
 const dayMs = 86_400_000;
 
 function assertMailingName(name: string): void {
-  if (!mailingNamePattern.test(name)) throw refuse('invalidMailingName');
+  if (!mailingNameSchema.safeParse(name).success) throw refuse('invalidMailingName');
 }
 
 /** `mailing-20250101-120000`: a name for a mailing the operator did not name. */
@@ -202,8 +207,6 @@ export interface IssueLinksInput {
   tenant: Tenant;
   mailing: string;
   file: Readable;
-  /** Where the CSV of links goes; written beside it first and moved there only when all is well. */
-  outPath: string;
   config: Config;
   clock: Clock;
 }
@@ -216,9 +219,13 @@ export interface IssueLinksResult {
 /**
  * Issues one identity token per row inside one transaction: any problem anywhere (a bad value, an
  * unknown consumer, a consumer without the verification value the sign-in type needs) writes
- * nothing and leaves no output file.
+ * nothing; what went to `output` then is to be thrown away.
  */
-export async function issueLinks(db: Database, input: IssueLinksInput): Promise<IssueLinksResult> {
+export async function issueLinksTo(
+  db: Database,
+  input: IssueLinksInput,
+  output: Writable,
+): Promise<IssueLinksResult> {
   const { tenant, mailing, config, clock } = input;
   assertMailingName(mailing);
   const now = clock.now();
@@ -229,13 +236,6 @@ export async function issueLinks(db: Database, input: IssueLinksInput): Promise<
     port: config.publicPort,
   });
   const problems = new ProblemList();
-  const partialPath = `${input.outPath}.partial-${process.pid}`;
-  const output = createWriteStream(partialPath, { encoding: 'utf8', mode: 0o600 });
-  // Kept, not thrown from an event: the failure surfaces where the work is awaited.
-  let outputError: Error | undefined;
-  output.on('error', (error) => {
-    outputError ??= error;
-  });
   let issued = 0;
 
   const issueBatch = async (writes: MailingIssue, batch: LinkRequest[]) => {
@@ -292,28 +292,44 @@ export async function issueLinks(db: Database, input: IssueLinksInput): Promise<
     issued += issues.length;
   };
 
-  try {
-    await write(output, stringify([[...linkOutputColumns]]));
-    const written = await issueMailing(db, { tenantId: tenant.customerId, mailing, now }, async (writes) => {
-      let batch: LinkRequest[] = [];
-      for await (const row of readCsvRows(input.file, linkColumns, problems)) {
-        const request = toLinkRequest(row, now, problems);
-        if (request === null) continue;
-        batch.push(request);
-        if (batch.length >= linkBatchSize) {
-          await issueBatch(writes, batch);
-          batch = [];
-        }
+  await write(output, stringify([[...linkOutputColumns]]));
+  const written = await issueMailing(db, { tenantId: tenant.customerId, mailing, now }, async (writes) => {
+    let batch: LinkRequest[] = [];
+    for await (const row of readCsvRows(input.file, linkColumns, problems)) {
+      const request = toLinkRequest(row, now, problems);
+      if (request === null) continue;
+      batch.push(request);
+      if (batch.length >= linkBatchSize) {
+        await issueBatch(writes, batch);
+        batch = [];
       }
-      if (batch.length > 0) await issueBatch(writes, batch);
-      problems.throwIfAny();
-    });
-    if (written === 'otherTenant') throw refuse('mailingOfOtherTenant', mailing);
+    }
+    if (batch.length > 0) await issueBatch(writes, batch);
+    problems.throwIfAny();
+  });
+  if (written === 'otherTenant') throw refuse('mailingOfOtherTenant', mailing);
+  return { mailing, issued };
+}
+
+/** `issueLinksTo` a file: written beside `outPath` first, moved there only when all is well. */
+export async function issueLinks(
+  db: Database,
+  input: IssueLinksInput & { outPath: string },
+): Promise<IssueLinksResult> {
+  const partialPath = `${input.outPath}.partial-${process.pid}`;
+  const output = createWriteStream(partialPath, { encoding: 'utf8', mode: 0o600 });
+  // Kept, not thrown from an event: the failure surfaces where the work is awaited.
+  let outputError: Error | undefined;
+  output.on('error', (error) => {
+    outputError ??= error;
+  });
+  try {
+    const result = await issueLinksTo(db, input, output);
     output.end();
     if (outputError === undefined) await once(output, 'finish');
     if (outputError !== undefined) throw outputError;
     await rename(partialPath, input.outPath);
-    return { mailing, issued };
+    return result;
   } catch (error) {
     output.destroy();
     await rm(partialPath, { force: true });
@@ -322,7 +338,7 @@ export async function issueLinks(db: Database, input: IssueLinksInput): Promise<
 }
 
 /** Revokes every token of a mailing that is not revoked yet; returns how many it revoked. */
-export async function revokeMailing(
+async function revokeMailing(
   db: Database,
   clock: Clock,
   mailing: string,
@@ -331,4 +347,54 @@ export async function revokeMailing(
   const revoked = await revokeMailingTokens(db, mailing, clock.now());
   if (revoked === undefined) throw refuse('mailingNotFound', mailing);
   return revoked;
+}
+
+/** The audit row of a mailing's links issued, by the operator command or the console. */
+export function recordLinksIssued(
+  audit: AuditLog,
+  tenantId: number,
+  result: IssueLinksResult,
+  author: ChangeAuthor,
+): Promise<void> {
+  return audit.record({
+    event: 'operator.links.issue',
+    outcome: 'success',
+    actor: author.actor,
+    tenantId,
+    ip: author.ip,
+    detail: { ...result },
+  });
+}
+
+/** Revokes a mailing, audits it, and ends and audits the sessions its links opened. */
+export async function revokeMailingAudited(
+  deps: { db: Database; clock: Clock; audit: AuditLog; config: SessionLimits },
+  mailing: string,
+  author: ChangeAuthor,
+): Promise<{ revoked: number; tenantId: number | null }> {
+  const result = await revokeMailing(deps.db, deps.clock, mailing);
+  await deps.audit.record({
+    event: 'operator.links.revoke',
+    outcome: 'revoked',
+    actor: author.actor,
+    tenantId: result.tenantId,
+    ip: author.ip,
+    detail: { mailing, revoked: result.revoked },
+  });
+  // Every call already refuses the links' sessions; this records each ending with its cause.
+  await recordEndings(endingDepsOf(deps), { mailing }, author.ip);
+  return result;
+}
+
+/** A tenant's mailings, newest first, with how many links each has and how many still work. */
+export async function listMailings(db: Database, clock: Clock, tenantId: number): Promise<MailingSummary[]> {
+  const rows = await mailingsOfTenant(db, tenantId, clock.now());
+  return rows.map((row) => ({
+    mailing: row.mailing,
+    links: row.links,
+    liveLinks: row.liveLinks,
+    revokedLinks: row.revokedLinks,
+    issuedAt: row.issuedAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+  }));
 }

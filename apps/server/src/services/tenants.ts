@@ -11,6 +11,7 @@ import type { TenantSettings } from '../db/schema.ts';
 import { refuse } from '../refusals.ts';
 import {
   allTenants,
+  findTenantById,
   findTenantBySubdomain,
   insertTenant,
   type TenantDetailsChange,
@@ -241,6 +242,13 @@ export async function updateTenant(
   const row = await updateTenantDetails(db, subdomain, change, clock.now());
   if (row === undefined) throw refuse('tenantNotFound', subdomain);
   return { tenant: toTenant(row), changed };
+}
+
+/** The tenant of a customer id; 404 ItemNotFound when there is none. */
+export async function tenantByCustomerId(db: Database, customerId: number): Promise<Tenant> {
+  const row = await findTenantById(db, customerId);
+  if (row === undefined) throw refuse('launchTenantNotFound');
+  return toTenant(row);
 }
 
 /** The tenant of a subdomain; 404 ItemNotFound when there is none. */

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { rowsInsert } from '../db/rows-insert.ts';
 import { auditLog, linkOpenings } from '../db/schema.ts';
@@ -87,24 +87,82 @@ export async function deleteLinkOpeningMarksBefore(
   return deleted.length;
 }
 
-/** A page of the rows of `from` (inclusive) to `to` (exclusive), in time order then id, after `after`. */
+/** Which audit rows a search or an export reads; every field left out matches every row. */
+export interface AuditFilter {
+  /** Inclusive. */
+  from?: Date | undefined;
+  /** Exclusive. */
+  to?: Date | undefined;
+  tenantId?: number | undefined;
+  /** Any of these actors (`admin:3`, `consumer:17`, a typed username). */
+  actors?: readonly string[] | undefined;
+  ip?: string | undefined;
+  event?: string | undefined;
+  outcome?: string | undefined;
+}
+
+/** A row's place in time order: its instant to the microsecond, and its id. */
+export interface AuditPosition {
+  atMicros: bigint;
+  id: number;
+}
+
+export type AuditRowWithPosition = AuditRow & { atMicros: bigint };
+
+function filterConditions(filter: AuditFilter): SQL[] {
+  const conditions: SQL[] = [];
+  if (filter.from !== undefined) conditions.push(gte(auditLog.at, filter.from));
+  if (filter.to !== undefined) conditions.push(lt(auditLog.at, filter.to));
+  if (filter.tenantId !== undefined) conditions.push(eq(auditLog.tenantId, filter.tenantId));
+  if (filter.actors !== undefined) conditions.push(inArray(auditLog.actor, [...filter.actors]));
+  if (filter.ip !== undefined) conditions.push(eq(auditLog.ip, filter.ip));
+  if (filter.event !== undefined) conditions.push(eq(auditLog.event, filter.event));
+  if (filter.outcome !== undefined) conditions.push(eq(auditLog.outcome, filter.outcome));
+  return conditions;
+}
+
+// The instant as whole microseconds since the epoch: a JavaScript Date keeps only milliseconds,
+// and a cursor that rounded would repeat or skip rows of the same millisecond.
+const atMicros = sql<string>`(extract(epoch from ${auditLog.at}) * 1000000)::bigint::text`;
+const instantOf = (micros: bigint) =>
+  sql`('epoch'::timestamptz + ${micros.toString()}::bigint * interval '1 microsecond')`;
+
+/**
+ * A page of the filtered rows in time order then id (`newestFirst` reverses both), after the row
+ * at `after`. Keyset paging: each page starts at an index position, never by skipping rows.
+ */
 export async function auditRowsPage(
   db: Database,
-  page: { from: Date; to: Date; tenantId?: number; after?: { at: Date; id: number }; limit: number },
-): Promise<AuditRow[]> {
-  const conditions: SQL[] = [gte(auditLog.at, page.from), lt(auditLog.at, page.to)];
-  if (page.tenantId !== undefined) conditions.push(eq(auditLog.tenantId, page.tenantId));
-  // Keyset paging on (at, id): each page starts after the last row of the previous one.
-  if (page.after !== undefined)
+  page: { filter: AuditFilter; after?: AuditPosition | undefined; limit: number; newestFirst?: boolean },
+): Promise<AuditRowWithPosition[]> {
+  const conditions = filterConditions(page.filter);
+  const { after } = page;
+  if (after !== undefined) {
     conditions.push(
-      sql`(${auditLog.at}, ${auditLog.id}) > (${page.after.at.toISOString()}::timestamptz, ${page.after.id})`,
+      page.newestFirst === true
+        ? sql`(${auditLog.at}, ${auditLog.id}) < (${instantOf(after.atMicros)}, ${after.id})`
+        : sql`(${auditLog.at}, ${auditLog.id}) > (${instantOf(after.atMicros)}, ${after.id})`,
     );
-  return db
-    .select()
+  }
+  const order =
+    page.newestFirst === true ? [desc(auditLog.at), desc(auditLog.id)] : [asc(auditLog.at), asc(auditLog.id)];
+  const rows = await db
+    .select({
+      id: auditLog.id,
+      at: auditLog.at,
+      event: auditLog.event,
+      outcome: auditLog.outcome,
+      actor: auditLog.actor,
+      tenantId: auditLog.tenantId,
+      ip: auditLog.ip,
+      detail: auditLog.detail,
+      atMicros,
+    })
     .from(auditLog)
     .where(and(...conditions))
-    .orderBy(asc(auditLog.at), asc(auditLog.id))
+    .orderBy(...order)
     .limit(page.limit);
+  return rows.map((row) => ({ ...row, atMicros: BigInt(row.atMicros) }));
 }
 
 function compareText(a: string, b: string): number {

@@ -235,3 +235,47 @@ export async function revokeMailingTokens(
   recordCache.made(db)?.clear();
   return { revoked: revoked.length, tenantId: existing.tenantId };
 }
+
+/** A mailing's links as counted for its list. */
+export interface MailingCounts {
+  mailing: string;
+  links: number;
+  liveLinks: number;
+  revokedLinks: number;
+  issuedAt: Date;
+  expiresAt: Date;
+}
+
+/** The mailings of a tenant, newest first, with their links counted. */
+export async function mailingsOfTenant(db: Database, tenantId: number, now: Date): Promise<MailingCounts[]> {
+  const rows = await executeRows<{
+    mailing: string;
+    links: number;
+    live_links: number;
+    revoked_links: number;
+    // The drivers differ: a Date or the timestamp's text.
+    issued_at: Date | string;
+    expires_at: Date | string;
+  }>(
+    db,
+    sql`
+      SELECT mailing_id AS mailing,
+        count(*)::int AS links,
+        (count(*) FILTER (WHERE revoked_at IS NULL AND expires_at > ${now.toISOString()}::timestamptz))::int AS live_links,
+        (count(*) FILTER (WHERE revoked_at IS NOT NULL))::int AS revoked_links,
+        min(created_at) AS issued_at,
+        max(expires_at) AS expires_at
+      FROM identity_tokens
+      WHERE tenant_id = ${tenantId} AND mailing_id IS NOT NULL
+      GROUP BY mailing_id
+      ORDER BY min(created_at) DESC, mailing_id`,
+  );
+  return rows.map((row) => ({
+    mailing: row.mailing,
+    links: row.links,
+    liveLinks: row.live_links,
+    revokedLinks: row.revoked_links,
+    issuedAt: new Date(row.issued_at),
+    expiresAt: new Date(row.expires_at),
+  }));
+}

@@ -30,6 +30,7 @@ describe('AppRoutes', () => {
     ['/a/sign-in', '/a/*'],
     ['/d/sign-in', '/d/*'],
     ['/a/reset-password/extra', '/a/:section/:rest/*'],
+    ['/a/console/audit', '/a/console/*'],
     ['/d/home/x/y', '/d/:section/:rest/*'],
     ['/c/mfa', '/c/mfa'],
     ['/one/two/three/four', '*'],

@@ -54,8 +54,10 @@ export function AppRoutes() {
           <Route path={paths.emailPreferences.pattern} element={<EmailPreferencesPage />} />
           <Route path={paths.privacy.pattern} element={<PrivacyPage />} />
           <Route path={paths.adminPortal.pattern} element={<StaffPortalRoutes scope="admin" />} />
+          {/* The console's pages: their paths live with them, so the entry page carries only this one. */}
+          <Route path="/a/console/*" element={<StaffPortalRoutes scope="admin" consolePages />} />
           <Route path={paths.customerPortal.pattern} element={<StaffPortalRoutes scope="customer" />} />
-          {/* No staff page has three segments; these outrank the link route, which would take `a` for a token. */}
+          {/* No other staff page has three segments; these outrank the link route, which would take `a` for a token. */}
           <Route path="/a/:section/:rest/*" element={<Navigate to={paths.adminPortal.href()} replace />} />
           <Route path="/d/:section/:rest/*" element={<Navigate to={paths.customerPortal.href()} replace />} />
           {consumerPortalRoutes()}

@@ -35,7 +35,7 @@ const passkeyNameChecks = { name: passkeyNameCheck };
 const totpRefusal = (error: unknown) => secondFactorRefusal(error, 'totp');
 
 /** A question before a change that cannot be undone; the safe answer takes the focus. */
-function Confirm({
+export function Confirm({
   question,
   confirmLabel,
   onConfirm,

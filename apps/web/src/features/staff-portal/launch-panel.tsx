@@ -8,7 +8,7 @@ import { usePortalApi } from '../../lib/session/portal-api.ts';
 import { commonRefusalMessage, errorCodeOf } from '../../lib/session/sign-in-errors.ts';
 import { useStepUp } from './step-up.tsx';
 
-const launchPanelMessages = {
+export const launchPanelMessages = {
   enterCustomerId: 'Enter the customer id.',
   customerIdDigits: 'A customer id is a whole number, such as 1001.',
   noSuchCustomer: 'No customer has this id.',
@@ -16,7 +16,7 @@ const launchPanelMessages = {
 
 type LaunchKind = 'customer' | 'dashBilling';
 
-function customerIdCheck(value: string): string | null {
+export function customerIdCheck(value: string): string | null {
   const text = value.trim();
   if (text === '') return launchPanelMessages.enterCustomerId;
   return validators.integer(text) === null && Number(text) > 0 ? null : launchPanelMessages.customerIdDigits;

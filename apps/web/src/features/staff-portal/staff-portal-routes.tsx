@@ -20,6 +20,10 @@ const SecondFactorPage = lazy(() =>
   import('./second-factor-page.tsx').then((m) => ({ default: m.SecondFactorPage })),
 );
 const SecurityPage = lazy(() => import('./security-page.tsx').then((m) => ({ default: m.SecurityPage })));
+const ConsumersPage = lazy(() =>
+  import('./console/data/consumers-page.tsx').then((m) => ({ default: m.ConsumersPage })),
+);
+const AuditPage = lazy(() => import('./console/data/audit-page.tsx').then((m) => ({ default: m.AuditPage })));
 
 /**
  * A page that needs a full session: without one the person is sent where their session belongs
@@ -38,23 +42,34 @@ function Protected({
   return children(session);
 }
 
-/** Everything under `/a/` (admin) or `/d/` (customer), on the apps host. */
-export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
+/** What every staff page keeps: the session's navigation and lifecycle, and the idle limit. */
+function StaffSessionWatch({ scope }: { scope: StaffScope }) {
   useSessionNavigation();
   useSessionLifecycle(scope);
-  const pages = staffPaths(scope);
-  const access = staffAccessOf(useSession(scope));
-  const signedIn = access === 'full';
-  const start = staffStartPath(scope, access);
+  const signedIn = staffAccessOf(useSession(scope)) === 'full';
   const idleMs = staffIdleMs(useAppConfig());
   const staffAuth = useStaffAuth(scope);
   // The server keeps the idle limit too, and a refresh is no use to it (decision record 032). A
   // failed report needs nothing here: the client has already ended a session the server refused.
   const reportActivity = () => void staffAuth.reportActivity().catch(() => undefined);
+  return signedIn ? <IdleTimeout scope={scope} idleMs={idleMs} onActive={reportActivity} /> : null;
+}
+
+/**
+ * Everything under `/a/` (admin) or `/d/` (customer) on the apps host; with `consolePages`, everything
+ * under `/a/console/`. One lazily loaded component for both keeps the entry page's router small.
+ */
+export function StaffPortalRoutes({ scope, consolePages }: { scope: StaffScope; consolePages?: boolean }) {
+  return consolePages === true ? <AdminConsoleRoutes /> : <StaffPortalPages scope={scope} />;
+}
+
+function StaffPortalPages({ scope }: { scope: StaffScope }) {
+  const pages = staffPaths(scope);
+  const start = staffStartPath(scope, staffAccessOf(useSession(scope)));
   return (
     <>
       {scope === 'customer' && <LaunchBanner />}
-      {signedIn && <IdleTimeout scope={scope} idleMs={idleMs} onActive={reportActivity} />}
+      <StaffSessionWatch scope={scope} />
       <Routes>
         <Route index element={<Navigate to={start} replace />} />
         <Route path={pages.signIn.pattern} element={<SignInPage scope={scope} />} />
@@ -72,6 +87,20 @@ export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
           <Route path={paths.customerPortal.launch.pattern} element={<LaunchPage />} />
         )}
         <Route path="*" element={<Navigate to={start} replace />} />
+      </Routes>
+    </>
+  );
+}
+
+/** The admin console's pages under `/a/console/`, each loaded when first opened. */
+function AdminConsoleRoutes() {
+  return (
+    <>
+      <StaffSessionWatch scope="admin" />
+      <Routes>
+        <Route path="consumers" element={<Protected scope="admin">{() => <ConsumersPage />}</Protected>} />
+        <Route path="audit" element={<Protected scope="admin">{() => <AuditPage />}</Protected>} />
+        <Route path="*" element={<Navigate to={paths.adminPortal.home.href()} replace />} />
       </Routes>
     </>
   );

@@ -1,4 +1,4 @@
-import { type ApiClient, createApiClient } from '@entry/client';
+import { type ApiClient, type ClientHooks, createApiClient } from '@entry/client';
 import type { Scope } from '@entry/domain';
 import { createContext, useContext } from 'react';
 import { appUpdate } from '../app-update.ts';
@@ -16,6 +16,15 @@ function portalStorage(): ObservedStorage {
 
 const clients = new Map<Scope, ApiClient>();
 
+/** What a portal's clients ask of the page: an ended session returns to the scope's start. */
+export function portalHooks(scope: Scope, observed: ObservedStorage): ClientHooks {
+  return {
+    notify: notifyInLanguage,
+    goToRoot: () => returnToScopeStart(scope, observed),
+    requestUpdateCheck: appUpdate.checkForUpdate,
+  };
+}
+
 /**
  * One API client per portal scope. An ended session (expiry or 401) returns to that scope's start
  * (docs/rules.md#web) rather than the entry root, so a staff member lands on their sign-in page.
@@ -27,11 +36,7 @@ function portalApi(scope: Scope): ApiClient {
     client = createApiClient({
       scope,
       storage: observed,
-      hooks: {
-        notify: notifyInLanguage,
-        goToRoot: () => returnToScopeStart(scope, observed),
-        requestUpdateCheck: appUpdate.checkForUpdate,
-      },
+      hooks: portalHooks(scope, observed),
     });
     clients.set(scope, client);
   }
@@ -41,6 +46,10 @@ function portalApi(scope: Scope): ApiClient {
 export interface PortalServices {
   api(scope: Scope): ApiClient;
   storage: ObservedStorage;
+  /** What a client the page builds itself sends through (the console's); the browser's by default. */
+  fetch?: typeof fetch | undefined;
+  /** The hooks of such a client; `portalHooks` by default. */
+  hooks?: ((scope: Scope) => ClientHooks) | undefined;
 }
 
 const PortalServicesContext = createContext<PortalServices | null>(null);

@@ -6,12 +6,16 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { PortalServicesProvider } from './portal-api.ts';
 import { observeStorage } from './session-storage.ts';
 
-export type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
+/** `text` answers as it is (a CSV download) instead of `body` as JSON. */
+export type Answer = { status: number; body?: unknown; text?: string; headers?: Record<string, string> };
 export type ScriptedRoutes = Record<string, Answer | ((body: unknown) => Answer)>;
 
 interface SentCall {
   route: string;
+  /** The JSON body parsed, or a body of another type (a CSV upload) as its text. */
   body: unknown;
+  /** The query, without its `?`, when the call has one. */
+  query?: string;
 }
 
 /** An unsigned JWT whose payload is `payload`: enough for the pages, which only decode it. */
@@ -64,28 +68,34 @@ export function portalServicesFor(routes: ScriptedRoutes = {}) {
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input), 'http://apps.localhost');
     const route = `${init?.method ?? 'GET'} ${url.pathname}`;
-    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    sent.push({ route, body });
+    const type = new Headers(init?.headers).get('content-type') ?? 'application/json';
+    const text = typeof init?.body === 'string' ? init.body : undefined;
+    const body = text !== undefined && type.includes('json') ? JSON.parse(text) : text;
+    sent.push({ route, body, ...(url.search === '' ? {} : { query: url.search.slice(1) }) });
     const scripted = routes[route];
     const answer =
       scripted === undefined ? { status: 599 } : typeof scripted === 'function' ? scripted(body) : scripted;
+    if (answer.text !== undefined) {
+      return new Response(answer.text, { status: answer.status, headers: { 'Content-Type': 'text/csv' } });
+    }
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
       status: answer.status,
       headers: { 'Content-Type': 'application/json', ...answer.headers },
     });
   };
   const clients = new Map<Scope, ApiClient>();
+  const hooks = () => ({
+    notify: (message: string) => notified.push(message),
+    goToRoot: () => {},
+    requestUpdateCheck: () => {},
+  });
   const api = (scope: Scope) => {
     let client = clients.get(scope);
     if (client === undefined) {
       client = createApiClient({
         scope,
         storage,
-        hooks: {
-          notify: (message) => notified.push(message),
-          goToRoot: () => {},
-          requestUpdateCheck: () => {},
-        },
+        hooks: hooks(),
         fetch,
         locks: undefined,
       });
@@ -93,7 +103,7 @@ export function portalServicesFor(routes: ScriptedRoutes = {}) {
     }
     return client;
   };
-  return { api, storage, sent, notified };
+  return { api, storage, fetch, hooks, sent, notified };
 }
 
 /** Renders a portal page at `path` (see `portalServicesFor`), with where it navigated in `location`. */
@@ -101,9 +111,9 @@ export function renderPortalPage(
   element: ReactNode,
   options: { path: string; pattern?: string; routes?: ScriptedRoutes; state?: unknown },
 ) {
-  const { api, storage, sent, notified } = portalServicesFor(options.routes);
+  const { api, storage, fetch, hooks, sent, notified } = portalServicesFor(options.routes);
   const result = render(
-    <PortalServicesProvider value={{ api, storage }}>
+    <PortalServicesProvider value={{ api, storage, fetch, hooks }}>
       <MemoryRouter
         initialEntries={[
           {
