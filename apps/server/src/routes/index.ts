@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import { accessRoutes } from './access.ts';
 import { adminRoutes } from './admin.ts';
+import { consoleRoutes } from './console.ts';
 import { consumerSignInRoutes } from './consumer-sign-in.ts';
 import { customerRoutes } from './customer.ts';
 import { emailSubscriptionRoutes } from './email-subscriptions.ts';
@@ -18,6 +19,7 @@ export const routePlugins: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   adminRoutes,
   customerRoutes,
   launchRoutes,
+  consoleRoutes,
   sessionRoutes,
   identityTokenRoutes,
   consumerSignInRoutes,
