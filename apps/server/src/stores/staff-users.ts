@@ -379,13 +379,14 @@ export async function listStaffUsers(
   const rows = await db
     .select({
       user: staffUsers,
+      // Written out: drizzle leaves a one-table select's columns unqualified, and the subqueries' tables would take them.
       lastSignInAt:
-        sql<Date | null>`(select max(${sessions.createdAt}) from ${sessions} where ${sessions.staffUserId} = ${staffUsers.id})`.mapWith(
+        sql<Date | null>`(select max(s.created_at) from sessions s where s.staff_user_id = staff_users.id)`.mapWith(
           (value: string | Date | null) => (value === null ? null : new Date(value)),
         ),
-      authenticatorApp: sql<boolean>`exists (select 1 from ${staffTotp} where ${staffTotp.staffUserId} = ${staffUsers.id} and ${staffTotp.confirmedAt} is not null)`,
+      authenticatorApp: sql<boolean>`exists (select 1 from staff_totp t where t.staff_user_id = staff_users.id and t.confirmed_at is not null)`,
       passkeys:
-        sql<number>`(select count(*) from ${staffPasskeys} where ${staffPasskeys.staffUserId} = ${staffUsers.id})`.mapWith(
+        sql<number>`(select count(*) from staff_passkeys p where p.staff_user_id = staff_users.id)`.mapWith(
           Number,
         ),
     })
