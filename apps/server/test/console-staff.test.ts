@@ -75,7 +75,7 @@ describe(`the operator console's organizations and staff (${databaseLabel})`, ()
       subdomain: 'otherorg',
       name: 'Other Organization',
     });
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     otherOrganization = created.body;
     const invited = await consoleCall<{ user: ConsoleStaffUser }>('POST', '/staff', admin, {
       kind: 'customer',
@@ -83,7 +83,7 @@ describe(`the operator console's organizations and staff (${databaseLabel})`, ()
       username: 'other.user',
       email: 'other.user@example.com',
     });
-    expect(invited.status).toBe(201);
+    expect(invited.status).toBe(200);
     otherOrganizationUser = invited.body.user;
     const colleagueInvite = await consoleCall<{ user: ConsoleStaffUser }>('POST', '/staff', admin, {
       kind: 'customer',
@@ -291,7 +291,7 @@ describe(`the operator console's organizations and staff (${databaseLabel})`, ()
         ['GET', '/organizations'],
         ['POST', '/organizations', { subdomain: 'managerorg', name: 'Nope' }],
         ['PATCH', '/organizations/1001', { name: 'Renamed' }],
-        ['PUT', `/staff/${colleague.id}/manager`, { manager: true }],
+        ['PATCH', `/staff/${colleague.id}/manager`, { manager: true }],
         ['GET', '/staff?kind=admin'],
         ['POST', '/staff', { kind: 'admin', username: 'new.admin', email: 'new.admin@example.com' }],
         [
@@ -367,13 +367,13 @@ describe(`the operator console's organizations and staff (${databaseLabel})`, ()
   });
 
   it('gives and takes the manager role (admins only), as `user update --manager` does', async () => {
-    const given = await consoleCall<ConsoleStaffUser>('PUT', `/staff/${colleague.id}/manager`, admin, {
+    const given = await consoleCall<ConsoleStaffUser>('PATCH', `/staff/${colleague.id}/manager`, admin, {
       manager: true,
     });
     expect([given.status, given.body.manager]).toEqual([403, undefined]);
     expect(given.body).toMatchObject({ stepUpRequired: true });
     const fresh = (await signInAdmin(server)).accessToken;
-    const granted = await consoleCall<ConsoleStaffUser>('PUT', `/staff/${colleague.id}/manager`, fresh, {
+    const granted = await consoleCall<ConsoleStaffUser>('PATCH', `/staff/${colleague.id}/manager`, fresh, {
       manager: true,
     });
     expect(granted.body.manager).toBe(true);
@@ -382,6 +382,17 @@ describe(`the operator console's organizations and staff (${databaseLabel})`, ()
       .from(auditLog)
       .where(and(eq(auditLog.event, 'console.customer.manager')));
     expect(rows.at(-1)?.detail).toMatchObject({ userId: colleague.id, manager: true });
+  });
+
+  it('tells the home page whom the console serves', async () => {
+    const answers = await Promise.all(
+      [admin, manager, plainCustomer].map(async (token) => (await consoleCall('GET', '/access', token)).body),
+    );
+    expect(answers).toEqual([
+      { kind: 'admin', manager: false, console: true },
+      { kind: 'customer', manager: true, console: true },
+      { kind: 'customer', manager: false, console: false },
+    ]);
   });
 
   it('describes every console call in the OpenAPI document', async () => {

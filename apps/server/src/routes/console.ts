@@ -1,5 +1,7 @@
 import {
+  consoleAccessSchema,
   consoleCustomerIdParamSchema,
+  consoleInvitationResultSchema,
   consoleInvitationSchema,
   consoleManagerChangeSchema,
   consoleOrganizationCreateSchema,
@@ -15,10 +17,10 @@ import {
 } from '@entry/domain';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import {
   actOnStaffUser,
+  consoleAccessOf,
   consoleActorOf,
   createOrganization,
   inviteStaffUser,
@@ -61,6 +63,19 @@ export function consoleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const actorOf = (request: FastifyRequest) => consoleActorOf(ctx, principalOf(request));
 
     app.get(
+      `${base}/access`,
+      {
+        preHandler: staffSession,
+        schema: {
+          ...schemaBase,
+          summary: 'Whether the console serves the session: admins and customer managers',
+          response: { 200: consoleAccessSchema, ...errors(401, 403) },
+        },
+      },
+      async (request) => consoleAccessOf(ctx, principalOf(request)),
+    );
+
+    app.get(
       `${base}/organizations`,
       {
         ...common,
@@ -86,13 +101,10 @@ export function consoleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Create an organization',
           description: `${adminOnly} ${stepUpNote}`,
           body: consoleOrganizationCreateSchema,
-          response: { 201: consoleOrganizationSchema, ...errors(400, 401, 403, 409) },
+          response: { 200: consoleOrganizationSchema, ...errors(400, 401, 403, 409) },
         },
       },
-      async (request, reply) => {
-        const organization = await createOrganization(ctx, await actorOf(request), request.body);
-        return reply.status(201).send(organization);
-      },
+      async (request) => createOrganization(ctx, await actorOf(request), request.body),
     );
 
     app.patch(
@@ -137,16 +149,10 @@ export function consoleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Invite a staff user: the user is mailed a one-use link that sets the first password',
           description: `${managersToo} Only admins invite admins or managers. ${stepUpNote}`,
           body: consoleInvitationSchema,
-          response: {
-            201: z.object({ user: consoleStaffUserSchema, invitationExpiresAt: z.iso.datetime() }),
-            ...errors(400, 401, 403, 404, 409),
-          },
+          response: { 200: consoleInvitationResultSchema, ...errors(400, 401, 403, 404, 409) },
         },
       },
-      async (request, reply) => {
-        const invited = await inviteStaffUser(ctx, await actorOf(request), request.body);
-        return reply.status(201).send(invited);
-      },
+      async (request) => inviteStaffUser(ctx, await actorOf(request), request.body),
     );
 
     for (const action of consoleStaffActions) {
@@ -166,7 +172,7 @@ export function consoleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       );
     }
 
-    app.put(
+    app.patch(
       `${base}/staff/:userId/manager`,
       {
         ...common,

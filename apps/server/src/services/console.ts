@@ -1,4 +1,5 @@
 import {
+  type ConsoleAccess,
   type ConsoleInvitation,
   type ConsoleOrganization,
   type ConsoleOrganizationCreate,
@@ -70,6 +71,15 @@ export async function consoleActorOf(ctx: AppContext, principal: SessionPrincipa
     auditName: `${user.kind}:${user.id}`,
     principal,
   };
+}
+
+/** Whether the console serves the session's user: the staff home page links to it only then. */
+export async function consoleAccessOf(ctx: AppContext, principal: SessionPrincipal): Promise<ConsoleAccess> {
+  const kind: StaffKind = principal.scope === 'admin' ? 'admin' : 'customer';
+  if (principal.staffUserId === null) return { kind, manager: false, console: false };
+  const user = await findStaffUserById(ctx.db, principal.staffUserId);
+  const manager = user?.manager === true;
+  return { kind, manager, console: user !== undefined && (kind === 'admin' || manager) };
 }
 
 function assertAdmin(actor: ConsoleActor): void {

@@ -14,6 +14,15 @@ export type ConsoleStaffKind = z.infer<typeof staffKindSchema>;
 const customerIdBodySchema = z.number().int().positive().max(2_147_483_647);
 const maxPasswordAgeDaysSchema = z.number().int().min(1).max(3650).nullable();
 
+/** Who the console serves in a session: an admin, a manager, or a customer user it does not serve. */
+export const consoleAccessSchema = z.object({
+  kind: staffKindSchema,
+  manager: z.boolean(),
+  /** Whether the console's pages are open to the session. */
+  console: z.boolean(),
+});
+export type ConsoleAccess = z.infer<typeof consoleAccessSchema>;
+
 export const consoleOrganizationSchema = z.object({
   customerId: z.number().int(),
   subdomain: z.string(),
@@ -105,6 +114,12 @@ export const consoleInvitationSchema = z.strictObject({
   manager: z.boolean().optional(),
 });
 export type ConsoleInvitation = z.infer<typeof consoleInvitationSchema>;
+
+export const consoleInvitationResultSchema = z.object({
+  user: consoleStaffUserSchema,
+  /** When the mailed one-use link stops working. */
+  invitationExpiresAt: isoDateTime,
+});
 
 export const consoleManagerChangeSchema = z.strictObject({ manager: z.boolean() });
 export type ConsoleManagerChange = z.infer<typeof consoleManagerChangeSchema>;

@@ -19,6 +19,10 @@ import '../../lib/session/portal.css';
 const SecondFactorPage = lazy(() =>
   import('./second-factor-page.tsx').then((m) => ({ default: m.SecondFactorPage })),
 );
+// The operator console loads only for the admins and managers who open it.
+const ConsoleLayout = lazy(() =>
+  import('./console/console-layout.tsx').then((m) => ({ default: m.ConsoleLayout })),
+);
 const SecurityPage = lazy(() => import('./security-page.tsx').then((m) => ({ default: m.SecurityPage })));
 
 /**
@@ -65,6 +69,10 @@ export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
           element={
             <Protected scope={scope}>{(current) => <HomePage scope={scope} session={current} />}</Protected>
           }
+        />
+        <Route
+          path={pages.console.pattern}
+          element={<Protected scope={scope}>{() => <ConsoleLayout scope={scope} />}</Protected>}
         />
         <Route path={pages.secondFactor.pattern} element={<SecondFactorPage scope={scope} />} />
         <Route path={pages.security.pattern} element={<SecurityPage scope={scope} />} />
