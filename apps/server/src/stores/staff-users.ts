@@ -1,14 +1,7 @@
 import { type LockPolicy, type LockState, lockedAfter, lockStateOf, quietResetMs } from '@entry/domain';
 import { and, asc, eq, gt, ilike, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { type Database, oncePerHandle } from '../db/index.ts';
-import {
-  passwordResetTokens,
-  type StaffKind,
-  sessions,
-  staffPasskeys,
-  staffTotp,
-  staffUsers,
-} from '../db/schema.ts';
+import { passwordResetTokens, type StaffKind, staffUsers } from '../db/schema.ts';
 import {
   isSerializationFailure,
   type StatementPart,
