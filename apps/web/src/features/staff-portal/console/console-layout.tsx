@@ -1,5 +1,5 @@
 import type { ConsoleAccess } from '@entry/domain';
-import { Suspense, useEffect, useState } from 'react';
+import { type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Link, Navigate, NavLink, Route, Routes } from 'react-router';
 import { FormAlert } from '../../../components/form-field.tsx';
 import { LoadingState } from '../../../components/loading-state.tsx';
@@ -50,7 +50,7 @@ export function ConsoleLayout({ scope }: { scope: StaffScope }) {
     document.title = 'Console';
   }, []);
 
-  let body: React.ReactNode;
+  let body: ReactNode;
   if (state.status === 'loading') body = <LoadingState label={consoleLayoutMessages.loading} />;
   else if (state.status === 'failed') body = <FormAlert>{state.message}</FormAlert>;
   else if (!state.access.console) body = <p>{consoleLayoutMessages.notManager}</p>;
@@ -68,7 +68,9 @@ export function ConsoleLayout({ scope }: { scope: StaffScope }) {
         </nav>
         <Suspense fallback={<LoadingState label={consoleLayoutMessages.loading} />}>
           <Routes>
-            {first !== undefined && <Route index element={<Navigate to={first.path} replace />} />}
+            {first !== undefined && (
+              <Route index element={<Navigate to={pages.console.href(first.path)} replace />} />
+            )}
             {sections.map((section) => (
               <Route key={section.path} path={section.path} element={<section.page scope={scope} />} />
             ))}
