@@ -21,9 +21,12 @@ function staffPortalPages(base: '/a' | '/d') {
     secondFactor: { pattern: 'second-factor', href: (): string => `${base}/second-factor` },
     /** Passkeys, the authenticator app and recovery codes; a first factor's set-up after sign-in. */
     security: { pattern: 'security', href: (): string => `${base}/security` },
-    /** The operator console: admins, and customer managers for their own organization's staff. */
+    /**
+     * The operator console: admins, and customer managers for their own organization's staff. Its
+     * pattern is absolute: the app's router mounts it beside the portal's own routes.
+     */
     console: {
-      pattern: 'console/*',
+      pattern: `${base}/console/*`,
       href: (section?: string): string =>
         section === undefined ? `${base}/console` : `${base}/console/${section}`,
     },

@@ -42,14 +42,11 @@ function Protected({
   return children(session);
 }
 
-/** Everything under `/a/` (admin) or `/d/` (customer), on the apps host. */
-export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
+/** What every staff page runs under: session navigation and endings, the idle limit, the launch banner. */
+function StaffShell({ scope, children }: { scope: StaffScope; children: ReactNode }) {
   useSessionNavigation();
   useSessionLifecycle(scope);
-  const pages = staffPaths(scope);
-  const access = staffAccessOf(useSession(scope));
-  const signedIn = access === 'full';
-  const start = staffStartPath(scope, access);
+  const signedIn = staffAccessOf(useSession(scope)) === 'full';
   const idleMs = staffIdleMs(useAppConfig());
   const staffAuth = useStaffAuth(scope);
   // The server keeps the idle limit too, and a refresh is no use to it (decision record 032). A
@@ -59,6 +56,17 @@ export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
     <>
       {scope === 'customer' && <LaunchBanner />}
       {signedIn && <IdleTimeout scope={scope} idleMs={idleMs} onActive={reportActivity} />}
+      {children}
+    </>
+  );
+}
+
+/** Everything under `/a/` (admin) or `/d/` (customer), on the apps host, but the console. */
+export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
+  const pages = staffPaths(scope);
+  const start = staffStartPath(scope, staffAccessOf(useSession(scope)));
+  return (
+    <StaffShell scope={scope}>
       <Routes>
         <Route index element={<Navigate to={start} replace />} />
         <Route path={pages.signIn.pattern} element={<SignInPage scope={scope} />} />
@@ -70,10 +78,6 @@ export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
             <Protected scope={scope}>{(current) => <HomePage scope={scope} session={current} />}</Protected>
           }
         />
-        <Route
-          path={pages.console.pattern}
-          element={<Protected scope={scope}>{() => <ConsoleLayout scope={scope} />}</Protected>}
-        />
         <Route path={pages.secondFactor.pattern} element={<SecondFactorPage scope={scope} />} />
         <Route path={pages.security.pattern} element={<SecurityPage scope={scope} />} />
         {scope === 'customer' && (
@@ -81,6 +85,15 @@ export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
         )}
         <Route path="*" element={<Navigate to={start} replace />} />
       </Routes>
-    </>
+    </StaffShell>
+  );
+}
+
+/** `/a/console/*` and `/d/console/*`: the operator console, for a full session. */
+export function StaffConsoleRoutes({ scope }: { scope: StaffScope }) {
+  return (
+    <StaffShell scope={scope}>
+      <Protected scope={scope}>{() => <ConsoleLayout scope={scope} />}</Protected>
+    </StaffShell>
   );
 }
