@@ -27,7 +27,9 @@ test.describe('the operator console', () => {
     await page.getByRole('button', { name: 'Invite' }).click();
     await expectNoAxeViolations();
     const username = `invited-${Date.now()}`;
-    await page.getByLabel('Organization', { exact: true }).selectOption({ label: portal.demo.tenant.customerName });
+    await page
+      .getByLabel('Organization', { exact: true })
+      .selectOption({ label: portal.demo.tenant.customerName });
     await page.getByLabel('Username').fill(username);
     await page.getByLabel('E-mail address').fill(`${username}@example.com`);
     await page.getByRole('button', { name: 'Send the invitation' }).click();
