@@ -23,13 +23,10 @@ function staffPortalPages(base: '/a' | '/d') {
     security: { pattern: 'security', href: (): string => `${base}/security` },
     /**
      * The operator console: admins, and customer managers for their own organization's staff. Its
-     * pattern is absolute: the app's router mounts it beside the portal's own routes.
+     * pattern is absolute: the app's router mounts it beside the portal's own routes. Its links
+     * come from `consoleHref` (staff-scope.ts), kept out of the entry chunk.
      */
-    console: {
-      pattern: `${base}/console/*`,
-      href: (section?: string): string =>
-        section === undefined ? `${base}/console` : `${base}/console/${section}`,
-    },
+    console: { pattern: `${base}/console/*` },
   } as const;
 }
 

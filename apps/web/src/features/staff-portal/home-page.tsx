@@ -7,7 +7,7 @@ import type { SessionView } from '../../lib/session/use-session.ts';
 import { useConsoleApi } from './console/use-console-api.ts';
 import { LaunchPanel } from './launch-panel.tsx';
 import { SessionSummary } from './session-summary.tsx';
-import { type StaffScope, staffPaths, staffPortalNames } from './staff-scope.ts';
+import { consoleHref, type StaffScope, staffPaths, staffPortalNames } from './staff-scope.ts';
 
 /** The customer (tenant) a customer session belongs to, by name once the access call answers. */
 function useCustomerName(customerId: number | null): string | null {
@@ -73,7 +73,7 @@ export function HomePage({ scope, session }: { scope: StaffScope; session: Sessi
             Sign-in security: passkeys, authenticator app, recovery codes
           </Link>
           {consoleOffered && (
-            <Link to={staffPaths(scope).console.href()}>
+            <Link to={consoleHref(scope)}>
               {scope === 'admin' ? 'Console: organizations and staff' : "Console: your organization's staff"}
             </Link>
           )}

@@ -1,9 +1,9 @@
 import type { ConsoleAccess } from '@entry/domain';
 import { type ReactNode, Suspense, useEffect, useState } from 'react';
-import { Link, Navigate, NavLink, Route, Routes } from 'react-router';
+import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
 import { FormAlert } from '../../../components/form-field.tsx';
 import { LoadingState } from '../../../components/loading-state.tsx';
-import { type StaffScope, staffPaths } from '../staff-scope.ts';
+import { consoleHref, type StaffScope, staffPaths } from '../staff-scope.ts';
 import { sectionsOf } from './console-sections.ts';
 import { consoleRefusalMessage, useConsoleApi } from './use-console-api.ts';
 import './console.css';
@@ -45,6 +45,7 @@ export function ConsoleLayout({ scope }: { scope: StaffScope }) {
   const state = useConsoleAccess(scope);
   const pages = staffPaths(scope);
   const sections = sectionsOf(scope);
+  const { pathname } = useLocation();
   const [first] = sections;
   useEffect(() => {
     document.title = 'Console';
@@ -61,7 +62,13 @@ export function ConsoleLayout({ scope }: { scope: StaffScope }) {
           <ul>
             {sections.map((section) => (
               <li key={section.path}>
-                <NavLink to={pages.console.href(section.path)}>{section.label}</NavLink>
+                {/* Link rather than NavLink: NavLink's code would land in the entry chunk with the router. */}
+                <Link
+                  to={consoleHref(scope, section.path)}
+                  aria-current={pathname.startsWith(consoleHref(scope, section.path)) ? 'page' : undefined}
+                >
+                  {section.label}
+                </Link>
               </li>
             ))}
           </ul>
@@ -69,12 +76,12 @@ export function ConsoleLayout({ scope }: { scope: StaffScope }) {
         <Suspense fallback={<LoadingState label={consoleLayoutMessages.loading} />}>
           <Routes>
             {first !== undefined && (
-              <Route index element={<Navigate to={pages.console.href(first.path)} replace />} />
+              <Route index element={<Navigate to={consoleHref(scope, first.path)} replace />} />
             )}
             {sections.map((section) => (
               <Route key={section.path} path={section.path} element={<section.page scope={scope} />} />
             ))}
-            <Route path="*" element={<Navigate to={pages.console.href()} replace />} />
+            <Route path="*" element={<Navigate to={consoleHref(scope)} replace />} />
           </Routes>
         </Suspense>
       </>
