@@ -16,8 +16,9 @@ export function staffPaths(scope: StaffScope) {
 }
 
 /** A section of the console (`/a/console/staff`), or its start without one. */
-export function consoleHref(scope: StaffScope, section = ''): string {
-  return staffPaths(scope).console.pattern.replace('*', section);
+export function consoleHref(scope: StaffScope, section?: string): string {
+  const start = staffPaths(scope).console.pattern.replace('/*', '');
+  return section === undefined ? start : `${start}/${section}`;
 }
 
 /** The password calls of the scope's own API client. */
