@@ -14,6 +14,7 @@ import {
   EmailPreferencesPage,
   LinkLandingPage,
   PrivacyPage,
+  StaffConsoleRoutes,
   StaffPortalRoutes,
 } from './routes/lazy-pages.ts';
 

@@ -21,6 +21,11 @@ export const StaffPortalRoutes = lazy(() =>
     default: m.StaffPortalRoutes,
   })),
 );
+export const StaffConsoleRoutes = lazy(() =>
+  import('../../features/staff-portal/staff-portal-routes.tsx').then((m) => ({
+    default: m.StaffConsoleRoutes,
+  })),
+);
 export const PrivacyPage = lazy(() =>
   import('../../features/privacy/privacy-page.tsx').then((m) => ({ default: m.PrivacyPage })),
 );

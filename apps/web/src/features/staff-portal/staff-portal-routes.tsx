@@ -61,26 +61,10 @@ function StaffShell({ scope, children }: { scope: StaffScope; children: ReactNod
   );
 }
 
-/**
- * Everything under `/a/` (admin) or `/d/` (customer), on the apps host. The app's router mounts the
- * console's paths apart (they have three segments), and here they open the console.
- */
-export function StaffPortalRoutes({
-  scope,
-  console: inConsole = false,
-}: {
-  scope: StaffScope;
-  console?: boolean;
-}) {
+/** Everything under `/a/` (admin) or `/d/` (customer), on the apps host, but the console. */
+export function StaffPortalRoutes({ scope }: { scope: StaffScope }) {
   const pages = staffPaths(scope);
   const start = staffStartPath(scope, staffAccessOf(useSession(scope)));
-  if (inConsole) {
-    return (
-      <StaffShell scope={scope}>
-        <Protected scope={scope}>{() => <ConsoleLayout scope={scope} />}</Protected>
-      </StaffShell>
-    );
-  }
   return (
     <StaffShell scope={scope}>
       <Routes>
@@ -101,6 +85,15 @@ export function StaffPortalRoutes({
         )}
         <Route path="*" element={<Navigate to={start} replace />} />
       </Routes>
+    </StaffShell>
+  );
+}
+
+/** `/a/console/*` and `/d/console/*`, mounted apart by the app's router: their paths have three segments. */
+export function StaffConsoleRoutes({ scope }: { scope: StaffScope }) {
+  return (
+    <StaffShell scope={scope}>
+      <Protected scope={scope}>{() => <ConsoleLayout scope={scope} />}</Protected>
     </StaffShell>
   );
 }
