@@ -57,10 +57,10 @@ export function AppRoutes() {
           <Route path={paths.adminPortal.pattern} element={<StaffPortalRoutes scope="admin" />} />
           <Route path={paths.customerPortal.pattern} element={<StaffPortalRoutes scope="customer" />} />
           {/* The console's pages have three segments: named first, they outrank the guards below. */}
-          <Route path={paths.adminPortal.console.pattern} element={<StaffPortalRoutes scope="admin" />} />
+          <Route path={paths.adminPortal.console.pattern} element={<StaffConsoleRoutes scope="admin" />} />
           <Route
             path={paths.customerPortal.console.pattern}
-            element={<StaffPortalRoutes scope="customer" />}
+            element={<StaffConsoleRoutes scope="customer" />}
           />
           {/* No other staff page has three segments; these outrank the link route, which would take `a` for a token. */}
           <Route path="/a/:section/:rest/*" element={<Navigate to={paths.adminPortal.href()} replace />} />
