@@ -389,7 +389,7 @@ export const refusals = {
     status: 400,
     errorCode: 'InvalidValue',
     message:
-      'Name at least one detail to change: --name, --phone, --email, --hours, --website, --logo or --staff-second-factor.',
+      'Name at least one detail to change: --name, --phone, --email, --hours, --website, --logo, --staff-second-factor, --default-language, --debt-collector, --mfa-required or --max-password-age-days.',
   },
   invalidMaxPasswordAge: {
     status: 400,
@@ -453,6 +453,24 @@ export const refusals = {
     errorCode: 'DuplicateValue',
     message: ({ kind, username }: { kind: string; username: string }) =>
       `There is already a ${kind} user named "${username}".`,
+  },
+  staffUserIdNotFound: { status: 404, errorCode: 'ItemNotFound', message: 'There is no such user.' },
+  managerOfAdmin: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'Only a customer user can be a manager.',
+    fields: ['manager'],
+  },
+  invitationAccepted: {
+    status: 409,
+    errorCode: 'InvalidState',
+    message: 'This user has set a password already; there is no invitation to send again.',
+  },
+  invalidLogoBase64: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'The logo must be a PNG or SVG file in base64.',
+    fields: ['logoBase64'],
   },
   staffUserNotFound: {
     status: 404,

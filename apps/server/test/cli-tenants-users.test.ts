@@ -85,7 +85,7 @@ describe(`operator CLI: tenants, users and keys (${databaseLabel})`, () => {
     ],
     [['tenant', 'remove'], 'Unknown command "tenant remove"'],
     [['tenants'], 'Unknown command "tenants"'],
-    [['user'], '"user" needs a command: create, disable, enable, unlock, factors, factors-reset.'],
+    [['user'], '"user" needs a command: create, update, disable, enable, unlock, factors, factors-reset.'],
   ])('answers the mistyped command %j with exit code 2 and the usage', async (argv, message) => {
     const run = await cli(server, ...argv);
     expect(run.code).toBe(2);
@@ -235,6 +235,70 @@ describe(`operator CLI: tenants, users and keys (${databaseLabel})`, () => {
       expect(run).toMatchObject({ code: 0, stdout: `${kind} user ${username} unlocked.\n` });
       expect((await signIn(strongPassword)).status).toBe(200);
     });
+  });
+
+  it('gives a customer user the manager role at creation, takes and gives it with user update, and never to an admin', async () => {
+    const managerOf = async (username: string) =>
+      (await server.ctx.db.select().from(staffUsers).where(eq(staffUsers.username, username)))[0]?.manager;
+    const created = await cli(
+      server,
+      'user',
+      'create',
+      '--kind',
+      'customer',
+      '--tenant',
+      'sender',
+      '--username',
+      'ops-manager',
+      '--email',
+      'ops-manager@example.com',
+      '--manager',
+      'true',
+    );
+    expect(created.code).toBe(0);
+    expect(await managerOf('ops-manager')).toBe(true);
+    const taken = await cli(
+      server,
+      'user',
+      'update',
+      '--kind',
+      'customer',
+      '--username',
+      'ops-manager',
+      '--manager',
+      'false',
+    );
+    expect(taken).toMatchObject({ code: 0, stdout: 'customer user ops-manager is no longer a manager.\n' });
+    expect(await managerOf('ops-manager')).toBe(false);
+    expect(
+      (
+        await cli(
+          server,
+          'user',
+          'update',
+          '--kind',
+          'customer',
+          '--username',
+          'ops-manager',
+          '--manager',
+          'true',
+        )
+      ).code,
+    ).toBe(0);
+    expect(await managerOf('ops-manager')).toBe(true);
+    const admin = await cli(
+      server,
+      'user',
+      'update',
+      '--kind',
+      'admin',
+      '--username',
+      server.demo.admin.username,
+      '--manager',
+      'true',
+    );
+    expect(admin.code).toBe(1);
+    expect(admin.stderr).toMatch(/^InvalidValue: Only a customer user can be a manager\./);
   });
 
   it.each([

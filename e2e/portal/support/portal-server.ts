@@ -199,6 +199,29 @@ export async function startPortalServer() {
       }
     },
 
+    /** Changes a staff user's row as a test needs it: a manager, a lock after failed sign-ins. */
+    async updateStaffUser(
+      username: string,
+      change: { manager?: boolean; lockedUntil?: Date | null; tenantId?: number },
+    ): Promise<void> {
+      await db.update(staffUsers).set(change).where(eq(staffUsers.username, username));
+    },
+
+    /** Another organization than the demo tenant, with its customer id. */
+    async createOrganization(subdomain: string, name: string): Promise<number> {
+      const [row] = await db
+        .insert(tenants)
+        .values({
+          id: 5000 + sequence++,
+          subdomain,
+          name,
+          settings: { mfaRequired: true, maxPasswordAgeDays: null },
+        })
+        .returning({ id: tenants.id });
+      if (row === undefined) throw new Error('the tenant insert returned no row');
+      return row.id;
+    },
+
     /** Why the server ended session `sessionId`: its revocation's cause, or null while it has not ended. */
     async sessionEnding(sessionId: string): Promise<string | null> {
       const [session] = await db.select().from(sessions).where(eq(sessions.id, sessionId));

@@ -2,7 +2,7 @@ import { isScope, type Scope, unrecognizedScopeMessage } from '@entry/domain';
 import { type AccessApi, createAccessApi } from './access.ts';
 import { type ConsumerAuthApi, createConsumerAuthApi } from './consumer-auth.ts';
 import { createEmailSubscriptionsApi, type EmailSubscriptionsApi } from './email-subscriptions.ts';
-import { type ClientHooks, createHttpClient } from './http.ts';
+import { type ClientHooks, createHttpClient, type HttpClient } from './http.ts';
 import { createIdentityTokensApi, type IdentityTokensApi } from './identity-tokens.ts';
 import { createLaunchApi, type LaunchApi } from './launch.ts';
 import { createScopeAuthApi, type ScopeAuthApi } from './scope-auth.ts';
@@ -45,6 +45,8 @@ export interface ApiClient {
   emailSubscriptions: EmailSubscriptionsApi;
   /** The client's scope's token store. */
   tokens: TokenStore;
+  /** The client's requests, for an area a lazily loaded page builds itself (e.g. `createConsoleApi`). */
+  http: HttpClient;
 }
 
 /**
@@ -76,5 +78,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     launch: createLaunchApi(http),
     emailSubscriptions: createEmailSubscriptionsApi(http),
     tokens,
+    http,
   };
 }

@@ -1,6 +1,7 @@
 export * from './access.ts';
 export * from './api-client.ts';
 export * from './api-error.ts';
+export * from './console.ts';
 export * from './consumer-auth.ts';
 export * from './email-subscriptions.ts';
 export * from './http.ts';

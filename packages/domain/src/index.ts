@@ -1,3 +1,4 @@
+export * from './api/console.ts';
 export * from './api/console-data.ts';
 export * from './api/schemas.ts';
 export * from './api/second-factors.ts';

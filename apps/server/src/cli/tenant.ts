@@ -100,6 +100,15 @@ const tenantUpdate: OperatorCommand = {
       choices: ['true', 'false'],
       description: 'consumer mail and pages say they come from a debt collector (default false)',
     },
+    'mfa-required': {
+      value: 'true|false',
+      choices: ['true', 'false'],
+      description: 'one-time codes after consumer verification',
+    },
+    'max-password-age-days': {
+      value: '<n|never>',
+      description: 'staff passwords expire after n days; never: they do not expire',
+    },
   },
   async run(options, ctx) {
     const { tenant, changed } = await updateTenant(ctx.db, ctx.clock, requiredOption(options, 'subdomain'), {
@@ -112,6 +121,9 @@ const tenantUpdate: OperatorCommand = {
       staffSecondFactor: staffSecondFactorPolicySchema.optional().parse(options['staff-second-factor']),
       defaultLanguage: languageSchema.optional().parse(options['default-language']),
       debtCollector: booleanOption(options, 'debt-collector'),
+      mfaRequired: booleanOption(options, 'mfa-required'),
+      maxPasswordAgeDays:
+        options['max-password-age-days'] === 'never' ? null : integerOption(options, 'max-password-age-days'),
     });
     await ctx.audit.record({
       event: 'operator.tenant.update',

@@ -1,15 +1,20 @@
 import { type StaffKind, staffKinds } from '@entry/domain';
 import { listFactorsOfUser, resetFactorsOfUser } from '../services/second-factor-resets.ts';
-import { endingDepsOf, recordEndings } from '../services/session-endings.ts';
 import {
   createStaffUser,
   disableStaffUser,
   enableStaffUser,
   initialPasswordLinkHours,
   normaliseUsername,
+  setStaffUserManager,
   unlockStaffUser,
 } from '../services/staff-users.ts';
-import { type OperatorCommand, type OptionValues, requiredOption } from './operator-command.ts';
+import {
+  booleanOption,
+  type OperatorCommand,
+  type OptionValues,
+  requiredOption,
+} from './operator-command.ts';
 
 const kindOption = {
   value: 'admin|customer',
@@ -31,6 +36,11 @@ const userCreate: OperatorCommand = {
     username: usernameOption,
     email: { value: '<address>', required: true, description: 'where password resets are mailed' },
     name: { value: '<display name>', description: 'default: the username' },
+    manager: {
+      value: 'true|false',
+      choices: ['true', 'false'],
+      description: "a customer user who manages their organization's staff in the console (default false)",
+    },
   },
   async run(options, ctx) {
     const user = await createStaffUser(ctx.db, ctx.config, ctx.clock, {
@@ -39,13 +49,14 @@ const userCreate: OperatorCommand = {
       username: requiredOption(options, 'username'),
       email: requiredOption(options, 'email'),
       displayName: options.name,
+      manager: booleanOption(options, 'manager'),
     });
     await ctx.audit.record({
       event: `operator.${user.kind}.create`,
       outcome: 'success',
       actor: ctx.actor,
       tenantId: user.tenantId,
-      detail: { userId: user.id, username: user.username },
+      detail: { userId: user.id, username: user.username, manager: user.manager },
     });
     ctx.report(
       [
@@ -133,25 +144,47 @@ const userFactorsReset: OperatorCommand = {
   },
 };
 
+const userUpdate: OperatorCommand = {
+  family: 'user',
+  name: 'update',
+  summary:
+    "Give or take a customer user's manager role (the console's staff pages of their organization, at /d/console).",
+  options: {
+    kind: kindOption,
+    username: usernameOption,
+    manager: {
+      value: 'true|false',
+      required: true,
+      choices: ['true', 'false'],
+      description: 'the manager role',
+    },
+  },
+  async run(options, ctx) {
+    const kind = kindOf(options);
+    const manager = booleanOption(options, 'manager') === true;
+    const user = await setStaffUserManager(ctx.db, kind, requiredOption(options, 'username'), manager);
+    await ctx.audit.record({
+      event: `operator.${kind}.update`,
+      outcome: 'success',
+      actor: ctx.actor,
+      tenantId: user.tenantId,
+      detail: { userId: user.id, manager },
+    });
+    ctx.report(`${kind} user ${user.username} is ${manager ? 'now' : 'no longer'} a manager.`, {
+      kind,
+      username: user.username,
+      manager,
+    });
+  },
+};
+
 export const userCommands: OperatorCommand[] = [
   userCreate,
+  userUpdate,
   accountCommand(
     'disable',
     'Disable a user: sign-in is refused and open sessions end.',
-    async (ctx, kind, username) => {
-      const { id, endedSessionIds } = await disableStaffUser(ctx.db, ctx.clock, kind, username);
-      await ctx.audit.recordMany(
-        endedSessionIds.map((sessionId) => ({
-          event: `${kind}.session.end`,
-          outcome: 'revoked' as const,
-          actor: ctx.actor,
-          detail: { sessionId, cause: 'user-disabled', userId: id },
-        })),
-      );
-      // The sessions the user launched end with theirs.
-      await recordEndings(endingDepsOf(ctx), { sessionIds: endedSessionIds });
-      return id;
-    },
+    (ctx, kind, username) => disableStaffUser(ctx, kind, username, ctx.actor),
     'disabled; its open sessions have ended',
   ),
   accountCommand(

@@ -106,6 +106,8 @@ export const staffUsers = pgTable(
     ...lockColumns(),
     ...secondFactorLockColumns(),
     disabled: boolean('disabled').notNull().default(false),
+    /** A customer user who manages the staff of their own organization in the console (migration 1020). */
+    manager: boolean('manager').notNull().default(false),
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (table) => [unique('staff_users_username_unique').on(table.kind, table.username)],

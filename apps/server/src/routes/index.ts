@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import { accessRoutes } from './access.ts';
 import { adminRoutes } from './admin.ts';
+import { consoleRoutes } from './console.ts';
 import { consoleDataRoutes } from './console-data.ts';
 import { consumerSignInRoutes } from './consumer-sign-in.ts';
 import { customerRoutes } from './customer.ts';
@@ -20,6 +21,7 @@ export const routePlugins: ((ctx: AppContext) => FastifyPluginAsyncZod)[] = [
   customerRoutes,
   launchRoutes,
   consoleDataRoutes,
+  consoleRoutes,
   sessionRoutes,
   identityTokenRoutes,
   consumerSignInRoutes,

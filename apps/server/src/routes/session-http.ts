@@ -47,7 +47,7 @@ export function principalOf(request: FastifyRequest): SessionPrincipal {
 export function authenticate(
   ctx: SessionContext,
   request: FastifyRequest,
-  scope: Scope,
+  scope: Scope | readonly Scope[],
   options: RequireSessionOptions = {},
 ): Promise<SessionPrincipal> {
   return ctx.sessions.authenticate(bearerOf(request), scope, options, request.ip);
@@ -66,7 +66,7 @@ export async function authenticateIfBearer(
 /** preHandler form of `authenticate`; the principal is then `request.principal`. */
 export function requireSession(
   ctx: SessionContext,
-  scope: Scope,
+  scope: Scope | readonly Scope[],
   options?: RequireSessionOptions,
 ): preHandlerAsyncHookHandler {
   return async (request) => {

@@ -103,7 +103,7 @@ export interface SessionService {
   /** Verifies a bearer token (signature, expiry, scope) and that its session is live. */
   authenticate(
     bearer: string | undefined,
-    scope: Scope,
+    scope: Scope | readonly Scope[],
     options: RequireSessionOptions,
     ip: string,
   ): Promise<SessionPrincipal>;
@@ -262,7 +262,8 @@ export function createSessionService(deps: {
         await recordEndings(endingDeps, { sessionIds: [claims.sid] }, ip);
         throw refuse('notAuthorized');
       }
-      if (claims.scope !== scope || session.scope !== scope) throw refuse('notPermitted');
+      const scopes: readonly Scope[] = typeof scope === 'string' ? [scope] : scope;
+      if (!scopes.includes(claims.scope) || session.scope !== claims.scope) throw refuse('notPermitted');
       if (claims.hasRestrictedAccess && !(options.allowRestricted ?? []).includes(claims.accessType)) {
         throw refuse('notPermitted');
       }

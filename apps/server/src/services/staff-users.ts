@@ -2,19 +2,23 @@ import { randomBytes } from 'node:crypto';
 import type { StaffKind } from '@entry/domain';
 import { roleIdByScope, validators } from '@entry/domain';
 import type { Clock, Config } from '../config.ts';
+import type { AppContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
 import { refuse } from '../refusals.ts';
 import {
   disableStaffUser as disableUser,
   enableStaffUser as enableUser,
   findStaffUser,
+  insertResetToken,
   insertStaffUser,
   type StaffUser,
+  setStaffManager as setManager,
   unlockStaffUser as unlockUser,
 } from '../stores/staff-users.ts';
 import { hashPassword } from './passwords.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
-import { resetPasswordUrl } from './staff-mail.ts';
+import { endingDepsOf, recordEndings } from './session-endings.ts';
+import { mailStaffUser, resetPasswordUrl } from './staff-mail.ts';
 import { tenantBySubdomain } from './tenants.ts';
 
 export const normaliseUsername = (username: string) => username.trim().toLowerCase();
@@ -32,6 +36,8 @@ export interface NewStaffUser {
   username: string;
   email: string;
   displayName?: string;
+  /** A customer user who manages their organization's staff in the console. */
+  manager?: boolean;
 }
 
 export interface CreatedStaffUser {
@@ -39,6 +45,7 @@ export interface CreatedStaffUser {
   kind: StaffKind;
   username: string;
   tenantId: number | null;
+  manager: boolean;
   /** The one-use link that sets the first password; shown once, stored only as a hash. */
   setPasswordUrl: string;
   setPasswordExpiresAt: Date;
@@ -71,6 +78,7 @@ export async function createStaffUser(
   if (input.kind === 'admin' && input.tenant !== undefined) {
     throw refuse('tenantForbidden');
   }
+  if (input.kind === 'admin' && input.manager === true) throw refuse('managerOfAdmin');
   const tenantId = input.tenant === undefined ? null : (await tenantBySubdomain(db, input.tenant)).customerId;
 
   // Nobody knows this password: the account cannot sign in until its first password is set.
@@ -88,6 +96,7 @@ export async function createStaffUser(
       email,
       displayName,
       roleId: roleIdByScope[input.kind],
+      manager: input.manager === true,
       passwordHash: unusablePasswordHash,
       passwordChangedAt: now,
       createdAt: now,
@@ -100,6 +109,7 @@ export async function createStaffUser(
     kind: input.kind,
     username,
     tenantId,
+    manager: input.manager === true,
     setPasswordUrl: resetPasswordUrl(config, input.kind, resetToken),
     setPasswordExpiresAt: expiresAt,
   };
@@ -117,15 +127,28 @@ async function existingUserId(db: Database, kind: StaffKind, username: string): 
   return (await existingStaffUser(db, kind, username)).id;
 }
 
-/** Disables the account and ends its open sessions; returns the user's id and the sessions it ended. */
+/**
+ * Disables the account and ends its open sessions, with the sessions they launched; each ending is
+ * audited with `actor`. Answers the user's id.
+ */
 export async function disableStaffUser(
-  db: Database,
-  clock: Clock,
+  deps: Pick<AppContext, 'db' | 'clock' | 'audit' | 'config'>,
   kind: StaffKind,
   username: string,
-): Promise<{ id: number; endedSessionIds: string[] }> {
-  const id = await existingUserId(db, kind, username);
-  return { id, endedSessionIds: await disableUser(db, id, clock.now()) };
+  actor: string,
+): Promise<number> {
+  const id = await existingUserId(deps.db, kind, username);
+  const endedSessionIds = await disableUser(deps.db, id, deps.clock.now());
+  await deps.audit.recordMany(
+    endedSessionIds.map((sessionId) => ({
+      event: `${kind}.session.end`,
+      outcome: 'revoked' as const,
+      actor,
+      detail: { sessionId, cause: 'user-disabled', userId: id },
+    })),
+  );
+  await recordEndings(endingDepsOf(deps), { sessionIds: endedSessionIds });
+  return id;
 }
 
 export async function enableStaffUser(db: Database, kind: StaffKind, username: string): Promise<number> {
@@ -134,9 +157,58 @@ export async function enableStaffUser(db: Database, kind: StaffKind, username: s
   return id;
 }
 
+/** Gives or takes a customer user's manager role; an admin is never a manager. */
+export async function setStaffUserManager(
+  db: Database,
+  kind: StaffKind,
+  username: string,
+  manager: boolean,
+): Promise<StaffUser> {
+  if (kind !== 'customer') throw refuse('managerOfAdmin');
+  const user = await existingStaffUser(db, kind, username);
+  await setManager(db, user.id, manager);
+  return { ...user, manager };
+}
+
 /** Lifts a lock after failed sign-ins and forgets the failures, as if the account had never failed. */
 export async function unlockStaffUser(db: Database, kind: StaffKind, username: string): Promise<number> {
   const id = await existingUserId(db, kind, username);
   await unlockUser(db, id);
   return id;
+}
+
+const invitationMailText = (link: string) =>
+  `An account was set up for you. To choose your password and sign in, open this link within ${initialPasswordLinkHours} hours:\n\n${link}\n\nThe link works once. If you did not expect this mail, you can ignore it.`;
+
+/** Mails a new account the one-use link that sets its first password. */
+export async function mailInvitation(
+  ctx: AppContext,
+  user: Pick<StaffUser, 'tenantId' | 'email'>,
+  invitation: Pick<CreatedStaffUser, 'setPasswordUrl' | 'setPasswordExpiresAt'>,
+): Promise<void> {
+  await mailStaffUser(ctx, user, {
+    kind: 'staff-invitation',
+    subject: 'Your new account',
+    text: invitationMailText(invitation.setPasswordUrl),
+    expiresAt: invitation.setPasswordExpiresAt,
+  });
+}
+
+/** Whether the user has not set a first password yet: it was set, unusable, when the account was made. */
+export function isInvitationPending(user: Pick<StaffUser, 'passwordChangedAt' | 'createdAt'>): boolean {
+  return user.passwordChangedAt.getTime() === user.createdAt.getTime();
+}
+
+/** A new one-use link for an account that has not set its first password, mailed to the user. */
+export async function resendInvitation(ctx: AppContext, user: StaffUser): Promise<Date> {
+  if (!isInvitationPending(user)) throw refuse('invitationAccepted');
+  const token = randomToken();
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + initialPasswordLinkHours * 3_600_000);
+  await insertResetToken(ctx.db, user.id, { hash: hashToken(token), createdAt: now, expiresAt });
+  await mailInvitation(ctx, user, {
+    setPasswordUrl: resetPasswordUrl(ctx.config, user.kind, token),
+    setPasswordExpiresAt: expiresAt,
+  });
+  return expiresAt;
 }

@@ -72,12 +72,15 @@ function assertValidNewTenant(input: NewTenant, config: Config): void {
     throw refuse('reservedSubdomain', { subdomain: input.subdomain, reserved: reservedSubdomains });
   }
   checkedName(input.name);
-  const age = input.maxPasswordAgeDays;
-  if (age !== undefined && age !== null && (!Number.isInteger(age) || age < 1 || age > 3650)) {
-    throw refuse('invalidMaxPasswordAge');
-  }
+  assertValidPasswordAge(input.maxPasswordAgeDays);
   if (input.customerId !== undefined && (!Number.isInteger(input.customerId) || input.customerId < 1)) {
     throw refuse('invalidCustomerId');
+  }
+}
+
+function assertValidPasswordAge(age: number | null | undefined): void {
+  if (age !== undefined && age !== null && (!Number.isInteger(age) || age < 1 || age > 3650)) {
+    throw refuse('invalidMaxPasswordAge');
   }
 }
 
@@ -151,6 +154,10 @@ export interface TenantDetailsInput {
   defaultLanguage?: Language | undefined;
   /** Whether it collects debts: its consumer mail and pages then say so. */
   debtCollector?: boolean | undefined;
+  /** Whether its consumers get one-time codes after verification. */
+  mfaRequired?: boolean | undefined;
+  /** After how many days its staff passwords expire; null for never. */
+  maxPasswordAgeDays?: number | null | undefined;
 }
 
 /** A contact detail as given: trimmed, empty meaning none, checked otherwise. */
@@ -237,6 +244,15 @@ export async function updateTenant(
   if (input.debtCollector !== undefined) {
     change.debtCollector = input.debtCollector;
     changed.push('debtCollector');
+  }
+  if (input.mfaRequired !== undefined) {
+    change.mfaRequired = input.mfaRequired;
+    changed.push('mfaRequired');
+  }
+  if (input.maxPasswordAgeDays !== undefined) {
+    assertValidPasswordAge(input.maxPasswordAgeDays);
+    change.maxPasswordAgeDays = input.maxPasswordAgeDays;
+    changed.push('maxPasswordAgeDays');
   }
   if (changed.length === 0) throw refuse('nothingToUpdate');
   const row = await updateTenantDetails(db, subdomain, change, clock.now());

@@ -152,3 +152,12 @@ async function upsertConsumers(
   const created = rows.filter((row) => row.inserted).length;
   return { created, updated: rows.length - created };
 }
+
+/** How many consumers each tenant has on file, by tenant id. */
+export async function consumerCountsByTenant(db: Database): Promise<Map<number, number>> {
+  const rows = await db
+    .select({ tenantId: consumers.tenantId, count: sql<number>`count(*)`.mapWith(Number) })
+    .from(consumers)
+    .groupBy(consumers.tenantId);
+  return new Map(rows.map((row) => [row.tenantId, row.count]));
+}

@@ -150,6 +150,8 @@ export interface TenantDetailsChange {
   staffSecondFactor?: StaffSecondFactorPolicy;
   defaultLanguage?: Language;
   debtCollector?: boolean;
+  mfaRequired?: boolean;
+  maxPasswordAgeDays?: number | null;
 }
 
 /**
@@ -166,6 +168,8 @@ export async function updateTenantDetails(
     ...(change.staffSecondFactor === undefined ? {} : { staffSecondFactor: change.staffSecondFactor }),
     ...(change.defaultLanguage === undefined ? {} : { defaultLanguage: change.defaultLanguage }),
     ...(change.debtCollector === undefined ? {} : { debtCollector: change.debtCollector }),
+    ...(change.mfaRequired === undefined ? {} : { mfaRequired: change.mfaRequired }),
+    ...(change.maxPasswordAgeDays === undefined ? {} : { maxPasswordAgeDays: change.maxPasswordAgeDays }),
   };
   const columns = {
     ...(change.name === undefined ? {} : { name: change.name }),

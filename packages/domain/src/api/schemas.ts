@@ -39,7 +39,7 @@ export const subdomainParamSchema = z.string().min(1).max(63);
 export const tokenParamSchema = z.string().min(1).max(64);
 
 /** How consumers reach the organization; a detail the operator has not set is null. */
-const organizationContactSchema = z.object({
+export const organizationContactSchema = z.object({
   phone: z.string().nullable(),
   email: z.string().nullable(),
   /** When someone answers, in the organization's own words, e.g. "Monday to Friday, 8 AM to 6 PM Eastern". */

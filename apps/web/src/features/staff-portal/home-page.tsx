@@ -4,9 +4,10 @@ import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
 import { usePortalApi } from '../../lib/session/portal-api.ts';
 import { sessionIdentityOf } from '../../lib/session/session-identity.ts';
 import type { SessionView } from '../../lib/session/use-session.ts';
+import { useConsoleApi } from './console/use-console-api.ts';
 import { LaunchPanel } from './launch-panel.tsx';
 import { SessionSummary } from './session-summary.tsx';
-import { type StaffScope, staffPaths, staffPortalNames } from './staff-scope.ts';
+import { consoleHref, type StaffScope, staffPaths, staffPortalNames } from './staff-scope.ts';
 
 /** The customer (tenant) a customer session belongs to, by name once the access call answers. */
 function useCustomerName(customerId: number | null): string | null {
@@ -30,6 +31,28 @@ function useCustomerName(customerId: number | null): string | null {
   return name;
 }
 
+/** Whether the console serves the session: every admin, and a customer user who manages their organization. */
+function useConsoleOffered(scope: StaffScope, launched: boolean): boolean {
+  const api = useConsoleApi(scope);
+  const [offered, setOffered] = useState(scope === 'admin' && !launched);
+  useEffect(() => {
+    if (scope === 'admin' || launched) return;
+    let active = true;
+    api
+      .access({ explainedByPage: true })
+      .then((access) => {
+        if (active) setOffered(access.console);
+      })
+      .catch(() => {
+        // Without the answer the link stays away; the home page itself still works.
+      });
+    return () => {
+      active = false;
+    };
+  }, [api, scope, launched]);
+  return offered;
+}
+
 /**
  * `/a/home` and `/d/home`: who is signed in, the session, sign-out, the way to the sign-in security
  * page; the admin can launch a portal.
@@ -37,16 +60,23 @@ function useCustomerName(customerId: number | null): string | null {
 export function HomePage({ scope, session }: { scope: StaffScope; session: SessionView }) {
   const customerId = scope === 'customer' ? sessionIdentityOf(session.state.payload).customerId : null;
   const customerName = useCustomerName(customerId);
+  const launched = session.record?.accessType === 'Launched';
+  const consoleOffered = useConsoleOffered(scope, launched);
   const facts =
     customerId === null ? [] : [{ term: 'Customer', value: customerName ?? `Customer ${customerId}` }];
   return (
     <AuthCard title={staffPortalNames[scope]}>
       <SessionSummary scope={scope} session={session} extraFacts={facts} />
-      {session.record?.accessType !== 'Launched' && (
+      {!launched && (
         <p className="portal-links">
           <Link to={staffPaths(scope).security.href()}>
             Sign-in security: passkeys, authenticator app, recovery codes
           </Link>
+          {consoleOffered && (
+            <Link to={consoleHref(scope)}>
+              {scope === 'admin' ? 'Console: organizations and staff' : "Console: your organization's staff"}
+            </Link>
+          )}
         </p>
       )}
       {scope === 'admin' && <LaunchPanel />}

@@ -19,11 +19,11 @@ import '../../lib/session/portal.css';
 const SecondFactorPage = lazy(() =>
   import('./second-factor-page.tsx').then((m) => ({ default: m.SecondFactorPage })),
 );
-const SecurityPage = lazy(() => import('./security-page.tsx').then((m) => ({ default: m.SecurityPage })));
-const ConsumersPage = lazy(() =>
-  import('./console/data/consumers-page.tsx').then((m) => ({ default: m.ConsumersPage })),
+// The operator console loads only for the admins and managers who open it.
+const ConsoleLayout = lazy(() =>
+  import('./console/console-layout.tsx').then((m) => ({ default: m.ConsoleLayout })),
 );
-const AuditPage = lazy(() => import('./console/data/audit-page.tsx').then((m) => ({ default: m.AuditPage })));
+const SecurityPage = lazy(() => import('./security-page.tsx').then((m) => ({ default: m.SecurityPage })));
 
 /**
  * A page that needs a full session: without one the person is sent where their session belongs
@@ -42,8 +42,8 @@ function Protected({
   return children(session);
 }
 
-/** What every staff page keeps: the session's navigation and lifecycle, and the idle limit. */
-function StaffSessionWatch({ scope }: { scope: StaffScope }) {
+/** What every staff page runs under: session navigation and endings, the idle limit, the launch banner. */
+function StaffShell({ scope, children }: { scope: StaffScope; children: ReactNode }) {
   useSessionNavigation();
   useSessionLifecycle(scope);
   const signedIn = staffAccessOf(useSession(scope)) === 'full';
@@ -52,56 +52,51 @@ function StaffSessionWatch({ scope }: { scope: StaffScope }) {
   // The server keeps the idle limit too, and a refresh is no use to it (decision record 032). A
   // failed report needs nothing here: the client has already ended a session the server refused.
   const reportActivity = () => void staffAuth.reportActivity().catch(() => undefined);
-  return signedIn ? <IdleTimeout scope={scope} idleMs={idleMs} onActive={reportActivity} /> : null;
+  return (
+    <>
+      {scope === 'customer' && <LaunchBanner />}
+      {signedIn && <IdleTimeout scope={scope} idleMs={idleMs} onActive={reportActivity} />}
+      {children}
+    </>
+  );
 }
 
 /**
- * Everything under `/a/` (admin) or `/d/` (customer) on the apps host; with `consolePages`, everything
- * under `/a/console/`. One lazily loaded component for both keeps the entry page's router small.
+ * Everything under `/a/` (admin) or `/d/` (customer) on the apps host; with `consolePages`, the
+ * console under `/a/console/` or `/d/console/`. One lazily loaded component for both keeps the
+ * entry page's router small.
  */
 export function StaffPortalRoutes({ scope, consolePages }: { scope: StaffScope; consolePages?: boolean }) {
-  return consolePages === true ? <AdminConsoleRoutes /> : <StaffPortalPages scope={scope} />;
+  return (
+    <StaffShell scope={scope}>
+      {consolePages === true ? (
+        <Protected scope={scope}>{() => <ConsoleLayout scope={scope} />}</Protected>
+      ) : (
+        <StaffPortalPages scope={scope} />
+      )}
+    </StaffShell>
+  );
 }
 
 function StaffPortalPages({ scope }: { scope: StaffScope }) {
   const pages = staffPaths(scope);
   const start = staffStartPath(scope, staffAccessOf(useSession(scope)));
   return (
-    <>
-      {scope === 'customer' && <LaunchBanner />}
-      <StaffSessionWatch scope={scope} />
-      <Routes>
-        <Route index element={<Navigate to={start} replace />} />
-        <Route path={pages.signIn.pattern} element={<SignInPage scope={scope} />} />
-        <Route path={pages.resetPassword.pattern} element={<ResetPasswordPage scope={scope} />} />
-        <Route path={pages.changePassword.pattern} element={<ChangePasswordPage scope={scope} />} />
-        <Route
-          path={pages.home.pattern}
-          element={
-            <Protected scope={scope}>{(current) => <HomePage scope={scope} session={current} />}</Protected>
-          }
-        />
-        <Route path={pages.secondFactor.pattern} element={<SecondFactorPage scope={scope} />} />
-        <Route path={pages.security.pattern} element={<SecurityPage scope={scope} />} />
-        {scope === 'customer' && (
-          <Route path={paths.customerPortal.launch.pattern} element={<LaunchPage />} />
-        )}
-        <Route path="*" element={<Navigate to={start} replace />} />
-      </Routes>
-    </>
-  );
-}
-
-/** The admin console's pages under `/a/console/`, each loaded when first opened. */
-function AdminConsoleRoutes() {
-  return (
-    <>
-      <StaffSessionWatch scope="admin" />
-      <Routes>
-        <Route path="consumers" element={<Protected scope="admin">{() => <ConsumersPage />}</Protected>} />
-        <Route path="audit" element={<Protected scope="admin">{() => <AuditPage />}</Protected>} />
-        <Route path="*" element={<Navigate to={paths.adminPortal.home.href()} replace />} />
-      </Routes>
-    </>
+    <Routes>
+      <Route index element={<Navigate to={start} replace />} />
+      <Route path={pages.signIn.pattern} element={<SignInPage scope={scope} />} />
+      <Route path={pages.resetPassword.pattern} element={<ResetPasswordPage scope={scope} />} />
+      <Route path={pages.changePassword.pattern} element={<ChangePasswordPage scope={scope} />} />
+      <Route
+        path={pages.home.pattern}
+        element={
+          <Protected scope={scope}>{(current) => <HomePage scope={scope} session={current} />}</Protected>
+        }
+      />
+      <Route path={pages.secondFactor.pattern} element={<SecondFactorPage scope={scope} />} />
+      <Route path={pages.security.pattern} element={<SecurityPage scope={scope} />} />
+      {scope === 'customer' && <Route path={paths.customerPortal.launch.pattern} element={<LaunchPage />} />}
+      <Route path="*" element={<Navigate to={start} replace />} />
+    </Routes>
   );
 }

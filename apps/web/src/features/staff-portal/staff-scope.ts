@@ -15,6 +15,12 @@ export function staffPaths(scope: StaffScope) {
   return scope === 'admin' ? paths.adminPortal : paths.customerPortal;
 }
 
+/** A section of the console (`/a/console/staff`), or its start without one. */
+export function consoleHref(scope: StaffScope, section?: string): string {
+  const start = `${scope === 'admin' ? paths.adminPortal.href() : paths.customerPortal.href()}/console`;
+  return section === undefined ? start : `${start}/${section}`;
+}
+
 /** The password calls of the scope's own API client. */
 export function useStaffAuth(scope: StaffScope): StaffAuthApi {
   const api = usePortalApi(scope);

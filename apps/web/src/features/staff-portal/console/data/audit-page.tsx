@@ -165,8 +165,10 @@ export function AuditPage() {
   );
 
   return (
-    <section className="console-page" aria-labelledby="page-title">
-      <h1 id="page-title">{auditPageMessages.title}</h1>
+    <section className="console-page" aria-labelledby="audit-title">
+      <h2 id="audit-title" className="section-title">
+        {auditPageMessages.title}
+      </h2>
       <form
         noValidate
         aria-label="Filters"

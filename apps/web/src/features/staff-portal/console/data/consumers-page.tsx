@@ -222,8 +222,10 @@ export function ConsumersPage() {
     document.title = consumersPageMessages.title;
   }, []);
   return (
-    <section className="console-page" aria-labelledby="page-title">
-      <h1 id="page-title">{consumersPageMessages.title}</h1>
+    <section className="console-page" aria-labelledby="consumers-title">
+      <h2 id="consumers-title" className="section-title">
+        {consumersPageMessages.title}
+      </h2>
       <OrganizationForm onChoose={setCustomerId} />
       {customerId !== null && <OrganizationData key={customerId} customerId={customerId} />}
     </section>
