@@ -39,6 +39,10 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
+  // A module the server imports only when needed (traces, the embedded database) becomes a chunk of
+  // its own: bundled inline, the libraries it imports would load at every start (decision record 044).
+  splitting: true,
+  chunkNames: '[name]-[hash]',
   target: 'node22',
   // Class names as written: pino logs an error's `type` from its constructor's name.
   keepNames: true,
