@@ -28,6 +28,16 @@ const entrySharedChunk = {
   test: /node_modules[\\/]react[\\/]|src[\\/](i18n[\\/]language|components[\\/]auth-layout[\\/]layout-texts|lib[\\/](organization|in-next-task)|config[\\/](paths|app-config-context))\.tsx?$|packages[\\/]domain[\\/]src[\\/](hosts|targets|constants|messages)\.ts$/,
 };
 
+/**
+ * What the staff portal's routes share with the console's pages: one chunk, so the entry chunk's
+ * preload list of the staff portal names one file for them rather than one each.
+ */
+const staffSharedChunk = {
+  name: 'staff-shared',
+  test: /src[\\/]features[\\/]staff-portal[\\/](staff-scope|step-up|use-factors)\.tsx?$/,
+  includeDependenciesRecursively: false,
+};
+
 export default defineConfig(() => ({
   plugins: [
     react(),
@@ -93,7 +103,9 @@ export default defineConfig(() => ({
     rolldownOptions: {
       // zod in a chunk of its own, which imports nothing: route-preloads can start it early.
       output: {
-        codeSplitting: { groups: [{ name: zodChunk, test: /node_modules[\\/]zod[\\/]/ }, entrySharedChunk] },
+        codeSplitting: {
+          groups: [{ name: zodChunk, test: /node_modules[\\/]zod[\\/]/ }, entrySharedChunk, staffSharedChunk],
+        },
       },
     },
   },

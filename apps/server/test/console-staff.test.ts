@@ -181,6 +181,19 @@ describe(`the operator console's organizations and staff (${databaseLabel})`, ()
     expect(signedIn.status).toBe(409);
   });
 
+  it('lists a user who was given a password when made, as the demo users were, as signed up rather than invited', async () => {
+    const listed = await consoleCall<ConsoleStaffList>(
+      'GET',
+      `/staff?search=${encodeURIComponent(server.demo.customer.username)}`,
+      admin,
+    );
+    expect(listed.body.users.map((user) => [user.username, user.invitationPending])).toEqual([
+      [server.demo.customer.username, false],
+    ]);
+    const resent = await consoleCall('POST', `/staff/${listed.body.users[0]?.id}/resend-invitation`, admin);
+    expect(resent.status).toBe(409);
+  });
+
   it('answers 400 for an invitation with a bad address or username, and 409 for a taken username', async () => {
     const badEmail = await consoleCall('POST', '/staff', admin, {
       kind: 'customer',

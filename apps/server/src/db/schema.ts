@@ -108,6 +108,7 @@ export const staffUsers = pgTable(
     disabled: boolean('disabled').notNull().default(false),
     /** A customer user who manages the staff of their own organization in the console (migration 1020). */
     manager: boolean('manager').notNull().default(false),
+    invitationPending: boolean('invitation_pending').notNull().default(false),
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (table) => [unique('staff_users_username_unique').on(table.kind, table.username)],

@@ -97,6 +97,7 @@ export async function createStaffUser(
       displayName,
       roleId: roleIdByScope[input.kind],
       manager: input.manager === true,
+      invitationPending: true,
       passwordHash: unusablePasswordHash,
       passwordChangedAt: now,
       createdAt: now,
@@ -194,9 +195,9 @@ export async function mailInvitation(
   });
 }
 
-/** Whether the user has not set a first password yet: it was set, unusable, when the account was made. */
-export function isInvitationPending(user: Pick<StaffUser, 'passwordChangedAt' | 'createdAt'>): boolean {
-  return user.passwordChangedAt.getTime() === user.createdAt.getTime();
+/** Whether the user, invited, has not chosen a first password yet. */
+export function isInvitationPending(user: Pick<StaffUser, 'invitationPending'>): boolean {
+  return user.invitationPending;
 }
 
 /** A new one-use link for an account that has not set its first password, mailed to the user. */

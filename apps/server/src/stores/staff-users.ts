@@ -27,6 +27,7 @@ export type NewStaffUserRow = Pick<
   | 'displayName'
   | 'roleId'
   | 'manager'
+  | 'invitationPending'
   | 'passwordHash'
   | 'passwordChangedAt'
   | 'createdAt'
@@ -60,6 +61,7 @@ interface StaffUserRow {
   second_factor_last_failure_at: Date | string | null;
   disabled: boolean;
   manager: boolean;
+  invitation_pending: boolean;
   created_at: Date | string;
 }
 
@@ -75,6 +77,7 @@ function toStaffUser(row: StaffUserRow): StaffUser {
     displayName: row.display_name,
     roleId: row.role_id,
     manager: row.manager,
+    invitationPending: row.invitation_pending,
     passwordHash: row.password_hash,
     passwordChangedAt: new Date(row.password_changed_at),
     failedCount: row.failed_count,
@@ -245,7 +248,12 @@ export async function setPassword(
   return db.transaction(async (tx) => {
     const [changed] = await tx
       .update(staffUsers)
-      .set({ passwordHash: change.passwordHash, passwordChangedAt: now, ...change.counts })
+      .set({
+        passwordHash: change.passwordHash,
+        passwordChangedAt: now,
+        invitationPending: false,
+        ...change.counts,
+      })
       .where(found)
       .returning({ id: staffUsers.id });
     if (changed === undefined) return undefined;

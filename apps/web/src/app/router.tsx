@@ -55,13 +55,10 @@ export function AppRoutes() {
           <Route path={paths.privacy.pattern} element={<PrivacyPage />} />
           <Route path={paths.adminPortal.pattern} element={<StaffPortalRoutes scope="admin" />} />
           <Route path={paths.customerPortal.pattern} element={<StaffPortalRoutes scope="customer" />} />
-          {/* The console's pages have three segments: named first, they outrank the guards below. Their
-              paths live with them, so the entry page carries only these two. */}
-          <Route path="/a/console/*" element={<StaffPortalRoutes scope="admin" consolePages />} />
-          <Route path="/d/console/*" element={<StaffPortalRoutes scope="customer" consolePages />} />
-          {/* No other staff page has three segments; these outrank the link route, which would take `a` for a token. */}
-          <Route path="/a/:section/:rest/*" element={<Navigate to={paths.adminPortal.href()} replace />} />
-          <Route path="/d/:section/:rest/*" element={<Navigate to={paths.customerPortal.href()} replace />} />
+          {/* Only the console's staff pages have three segments; these outrank the link route, which
+              would take `a` for a token, and send every other such path to the portal's start. */}
+          <Route path="/a/:section/:rest/*" element={<StaffPortalRoutes scope="admin" deepPath />} />
+          <Route path="/d/:section/:rest/*" element={<StaffPortalRoutes scope="customer" deepPath />} />
           {consumerPortalRoutes()}
         </Route>
         {paths.linkLanding.patterns.map((pattern) => (

@@ -11,7 +11,7 @@ import { UpdateToast } from '../components/update-toast/update-toast.tsx';
 import { AppConfigProvider } from '../config/app-config-context.tsx';
 import { consumerApi } from '../lib/api-client.ts';
 import type { AppUpdate } from '../lib/app-update.ts';
-import { notifyInLanguage } from '../lib/notifications.ts';
+import { notifyInLanguage } from '../lib/client-notices.ts';
 import { rememberLink } from '../lib/pending-verification.ts';
 import { PortalServicesProvider } from '../lib/session/portal-api.ts';
 import {

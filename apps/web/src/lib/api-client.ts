@@ -1,6 +1,6 @@
 import { type ApiClient, createApiClient } from '@entry/client';
 import { appUpdate } from './app-update.ts';
-import { notifyInLanguage } from './notifications.ts';
+import { notifyInLanguage } from './client-notices.ts';
 
 let consumerClient: ApiClient | undefined;
 

@@ -1,6 +1,4 @@
 import { snackBar } from '@entry/domain';
-import { textsOf } from '../i18n/language.ts';
-import { noticeTexts } from './notice-texts.ts';
 
 export interface Notification {
   id: number;
@@ -26,12 +24,4 @@ export function notify(text: string, durationMs: Notification['durationMs'] = sn
 export function subscribeToNotifications(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
-}
-
-type Notice = keyof typeof noticeTexts;
-
-/** Shows a notice of the API client in the page's language: the client says the spec's English words. */
-export function notifyInLanguage(text: string): void {
-  const notice = (Object.keys(noticeTexts) as Notice[]).find((name) => noticeTexts[name] === text);
-  notify(notice === undefined ? text : textsOf('notices', noticeTexts)[notice]);
 }

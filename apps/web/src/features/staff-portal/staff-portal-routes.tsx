@@ -1,5 +1,5 @@
 import { lazy, type ReactNode } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { Navigate, Route, Routes, useParams } from 'react-router';
 import { useAppConfig } from '../../config/app-config-context.tsx';
 import { paths } from '../../config/paths.ts';
 import { IdleTimeout, staffIdleMs } from '../../lib/session/idle-timeout.tsx';
@@ -62,20 +62,26 @@ function StaffShell({ scope, children }: { scope: StaffScope; children: ReactNod
 }
 
 /**
- * Everything under `/a/` (admin) or `/d/` (customer) on the apps host; with `consolePages`, the
- * console under `/a/console/` or `/d/console/`. One lazily loaded component for both keeps the
+ * Everything under `/a/` (admin) or `/d/` (customer) on the apps host; with `deepPath`, the paths of
+ * three segments or more, which only the console has. One lazily loaded component for both keeps the
  * entry page's router small.
  */
-export function StaffPortalRoutes({ scope, consolePages }: { scope: StaffScope; consolePages?: boolean }) {
+export function StaffPortalRoutes({ scope, deepPath }: { scope: StaffScope; deepPath?: boolean }) {
   return (
     <StaffShell scope={scope}>
-      {consolePages === true ? (
-        <Protected scope={scope}>{() => <ConsoleLayout scope={scope} />}</Protected>
-      ) : (
-        <StaffPortalPages scope={scope} />
-      )}
+      {deepPath === true ? <ConsoleOrPortalStart scope={scope} /> : <StaffPortalPages scope={scope} />}
     </StaffShell>
   );
+}
+
+/** `/{a|d}/console/{section}` opens the console; any other deep path goes back to the portal's start. */
+function ConsoleOrPortalStart({ scope }: { scope: StaffScope }) {
+  if (useParams().section !== 'console') {
+    return (
+      <Navigate to={scope === 'admin' ? paths.adminPortal.href() : paths.customerPortal.href()} replace />
+    );
+  }
+  return <Protected scope={scope}>{() => <ConsoleLayout scope={scope} />}</Protected>;
 }
 
 function StaffPortalPages({ scope }: { scope: StaffScope }) {
@@ -95,6 +101,10 @@ function StaffPortalPages({ scope }: { scope: StaffScope }) {
       />
       <Route path={pages.secondFactor.pattern} element={<SecondFactorPage scope={scope} />} />
       <Route path={pages.security.pattern} element={<SecurityPage scope={scope} />} />
+      <Route
+        path="console"
+        element={<Protected scope={scope}>{() => <ConsoleLayout scope={scope} />}</Protected>}
+      />
       {scope === 'customer' && <Route path={paths.customerPortal.launch.pattern} element={<LaunchPage />} />}
       <Route path="*" element={<Navigate to={start} replace />} />
     </Routes>

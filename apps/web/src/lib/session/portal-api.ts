@@ -2,7 +2,7 @@ import { type ApiClient, type ClientHooks, createApiClient } from '@entry/client
 import type { Scope } from '@entry/domain';
 import { createContext, useContext } from 'react';
 import { appUpdate } from '../app-update.ts';
-import { notifyInLanguage } from '../notifications.ts';
+import { notifyInLanguage } from '../client-notices.ts';
 import { returnToScopeStart } from './session-navigation.ts';
 import { type ObservedStorage, observeStorage } from './session-storage.ts';
 

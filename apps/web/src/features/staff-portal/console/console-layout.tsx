@@ -1,6 +1,6 @@
 import type { ConsoleAccess } from '@entry/domain';
 import { type ReactNode, Suspense, useEffect, useState } from 'react';
-import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
+import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { FormAlert } from '../../../components/form-field.tsx';
 import { LoadingState } from '../../../components/loading-state.tsx';
 import { consoleHref, type StaffScope, staffPaths } from '../staff-scope.ts';
@@ -38,15 +38,17 @@ function useConsoleAccess(scope: StaffScope): AccessState {
 }
 
 /**
- * `/a/console/*` and `/d/console/*`: the console's navigation and the open section. A customer
- * user who is not a manager is told why there is nothing here.
+ * `/a/console/{section}` and `/d/console/{section}` (the route's `rest`): the console's navigation
+ * and the open section, or the first one the user may see. A customer user who is not a manager is
+ * told why there is nothing here.
  */
 export function ConsoleLayout({ scope }: { scope: StaffScope }) {
   const state = useConsoleAccess(scope);
   const pages = staffPaths(scope);
   const sections = sectionsOf(scope);
   const { pathname } = useLocation();
-  const [first] = sections;
+  const { rest } = useParams();
+  const open = sections.find((section) => section.path === rest);
   useEffect(() => {
     document.title = 'Console';
   }, []);
@@ -74,15 +76,11 @@ export function ConsoleLayout({ scope }: { scope: StaffScope }) {
           </ul>
         </nav>
         <Suspense fallback={<LoadingState label={consoleLayoutMessages.loading} />}>
-          <Routes>
-            {first !== undefined && (
-              <Route index element={<Navigate to={consoleHref(scope, first.path)} replace />} />
-            )}
-            {sections.map((section) => (
-              <Route key={section.path} path={section.path} element={<section.page scope={scope} />} />
-            ))}
-            <Route path="*" element={<Navigate to={consoleHref(scope)} replace />} />
-          </Routes>
+          {open === undefined ? (
+            <Navigate to={consoleHref(scope, sections[0]?.path)} replace />
+          ) : (
+            <open.page scope={scope} />
+          )}
         </Suspense>
       </>
     );

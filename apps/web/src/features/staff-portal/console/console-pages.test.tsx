@@ -49,7 +49,7 @@ describe('the console', () => {
     storeSession('customer', { accessType: 'Customer' });
     renderPortalPage(<ConsoleLayout scope="customer" />, {
       path: '/d/console',
-      pattern: '/d/console/*',
+      pattern: '/d/console',
       routes: {
         [`GET ${base}/access`]: { status: 200, body: { kind: 'customer', manager: false, console: false } },
       },
@@ -62,7 +62,7 @@ describe('the console', () => {
     storeSession('customer', { accessType: 'Customer' });
     const manager = renderPortalPage(<ConsoleLayout scope="customer" />, {
       path: '/d/console/staff',
-      pattern: '/d/console/*',
+      pattern: '/d/:section/:rest/*',
       routes: {
         [`GET ${base}/access`]: { status: 200, body: { kind: 'customer', manager: true, console: true } },
         [`GET ${base}/staff`]: { status: 200, body: { users: [] } },
@@ -79,7 +79,7 @@ describe('the console', () => {
     storeSession('admin');
     renderPortalPage(<ConsoleLayout scope="admin" />, {
       path: '/a/console/organizations',
-      pattern: '/a/console/*',
+      pattern: '/a/:section/:rest/*',
       routes: {
         [`GET ${base}/access`]: { status: 200, body: { kind: 'admin', manager: false, console: true } },
         [`GET ${base}/organizations`]: { status: 200, body: { organizations: [organization] } },
