@@ -91,6 +91,15 @@ async function auditedFor(server: TestServer, event: string, kind: StaffKind, id
 const judgedWrongFor = async (server: TestServer, event: string, kind: StaffKind, id: number) =>
   (await auditedFor(server, event, kind, id)).filter((row) => row.reason === 'wrong password').length;
 
+/**
+ * The wrong passwords a burst with the right one among them got judged, with the wrong one sent
+ * before it: the ten places of the budget. The right password is paid for like any other, so when
+ * it signed in it held one of the ten while it was compared, and gave it back only when it was
+ * done: a wrong one took that place if one was still arriving, and none did when the rest of the
+ * burst had already been refused.
+ */
+const wrongJudgedBeside = (signedIn: number) => (signedIn === 0 ? [10] : [9, 10]);
+
 describe(`the staff account budget under parallel bursts (${databaseLabel})`, () => {
   let server: TestServer;
 
@@ -139,8 +148,10 @@ describe(`the staff account budget under parallel bursts (${databaseLabel})`, ()
         ),
       );
 
-      // The one before the burst and nine of it: the tenth locked the account.
-      expect(await judgedWrong('admin.sign-in', 'admin', user.id)).toBe(10);
+      // The one before the burst and nine of it, or eight beside the right one: the tenth locked the account.
+      const signedIn = answers.filter((answer) => answer.status === 200).length;
+      expect(signedIn).toBeLessThanOrEqual(1);
+      expect(wrongJudgedBeside(signedIn)).toContain(await judgedWrong('admin.sign-in', 'admin', user.id));
       // Nothing else was compared: every other refusal was answered before the password was looked at.
       const refusals = (await audited('admin.sign-in', 'admin', user.id)).filter(
         (row) => row.outcome !== 'success',
@@ -148,9 +159,8 @@ describe(`the staff account budget under parallel bursts (${databaseLabel})`, ()
       expect(refusals.filter((row) => row.reason !== 'wrong password' && row.reason !== undefined)).toEqual(
         [],
       );
-      expect(refusals).toHaveLength(301 - answers.filter((answer) => answer.status === 200).length);
+      expect(refusals).toHaveLength(301 - signedIn);
 
-      expect(answers.filter((answer) => answer.status === 200).length).toBeLessThanOrEqual(1);
       for (const answer of answers.filter((each) => each.status !== 200)) {
         expect(answer.status).toBe(401);
         expect(['InvalidSignIn', 'UserLocked']).toContain(errorBodySchema.parse(answer.body).errorCode);
@@ -369,12 +379,16 @@ describe.skipIf(testDatabaseUrl === undefined)(
             sourceAddress(index % sourceAddresses),
           );
         expect((await signInOn(0, wrongPassword)).status).toBe(401);
-        await Promise.all(
+        const answers = await Promise.all(
           Array.from({ length: 300 }, (_, index) =>
             signInOn(index, index === 150 ? rightPassword : wrongPassword),
           ),
         );
-        expect(await judgedWrongFor(first, 'admin.sign-in', 'admin', user.id)).toBe(10);
+        const signedIn = answers.filter((answer) => answer.status === 200).length;
+        expect(signedIn).toBeLessThanOrEqual(1);
+        expect(wrongJudgedBeside(signedIn)).toContain(
+          await judgedWrongFor(first, 'admin.sign-in', 'admin', user.id),
+        );
         for (const index of [0, 1]) {
           expect((await signInOn(index, rightPassword)).body).toMatchObject({ errorCode: 'UserLocked' });
         }
