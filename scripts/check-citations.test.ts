@@ -43,7 +43,7 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('findMissingCitations', () => {
-  it('reports the design notes, the product specification and ../shared wherever they are cited', async () => {
+  it('reports citations of files a clone of the repository lacks, wherever they are cited', async () => {
     const missing = await findMissingCitations(root);
     expect(missing.filter(({ file }) => file !== 'packages/domain/src/gone.ts')).toEqual([
       { file: 'README.md', line: 1, cited: designNotes },
