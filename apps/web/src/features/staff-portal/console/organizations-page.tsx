@@ -8,6 +8,7 @@ import { paths } from '../../../config/paths.ts';
 import { usePortalApi } from '../../../lib/session/portal-api.ts';
 import type { StaffScope } from '../staff-scope.ts';
 import { useStepUp } from '../step-up.tsx';
+import { SearchField } from './search-field.tsx';
 import { consoleRefusalMessage, useConsoleApi } from './use-console-api.ts';
 import { useConsoleList } from './use-console-list.ts';
 
@@ -309,20 +310,12 @@ export function OrganizationsPage({ scope }: { scope: StaffScope }) {
         <p role="status">{done}</p>
         {editing === null ? (
           <div className="console-toolbar">
-            <div className="field">
-              <label className="field__label" htmlFor="organization-search">
-                Search by name, subdomain or customer id
-              </label>
-              <div className="field__control">
-                <input
-                  id="organization-search"
-                  className="field__input"
-                  type="search"
-                  value={search}
-                  onChange={(event) => setSearch(event.currentTarget.value)}
-                />
-              </div>
-            </div>
+            <SearchField
+              id="organization-search"
+              label="Search by name, subdomain or customer id"
+              value={search}
+              onChange={setSearch}
+            />
             <button type="button" className="button" onClick={() => setEditing('new')}>
               New organization
             </button>

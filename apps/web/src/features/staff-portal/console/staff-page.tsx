@@ -10,6 +10,7 @@ import { LoadingState } from '../../../components/loading-state.tsx';
 import type { StaffScope } from '../staff-scope.ts';
 import { useStepUp } from '../step-up.tsx';
 import { ConfirmPanel } from './confirm-panel.tsx';
+import { SearchField } from './search-field.tsx';
 import { consoleRefusalMessage, consoleTime, useConsoleApi } from './use-console-api.ts';
 import { useConsoleList } from './use-console-list.ts';
 
@@ -281,20 +282,12 @@ export function StaffPage({ scope }: { scope: StaffScope }) {
           />
         ) : (
           <div className="console-toolbar">
-            <div className="field">
-              <label className="field__label" htmlFor="staff-search">
-                Search by username, name or e-mail
-              </label>
-              <div className="field__control">
-                <input
-                  id="staff-search"
-                  className="field__input"
-                  type="search"
-                  value={search}
-                  onChange={(event) => setSearch(event.currentTarget.value)}
-                />
-              </div>
-            </div>
+            <SearchField
+              id="staff-search"
+              label="Search by username, name or e-mail"
+              value={search}
+              onChange={setSearch}
+            />
             {scope === 'admin' && (
               <div className="field">
                 <label className="field__label" htmlFor="staff-organization">
