@@ -21,7 +21,8 @@ import { pageOrganization } from './services/access.ts';
 import { createAuditLog } from './services/audit.ts';
 import { connectFailureCounts } from './services/failure-counts-fallback.ts';
 import { loadSigningKeys } from './services/keys.ts';
-import { createConsoleMailer, createMailService, createSmtpMailer, type Mailer } from './services/mail.ts';
+import { createMailService } from './services/mail.ts';
+import { createConsoleMailer, createSmtpMailer, type Mailer } from './services/mail-transports.ts';
 import {
   type FailureCountStore,
   installFailureLimiter,

@@ -1,9 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ApiError, type FieldError } from './api-error.ts';
 import { ClientGoneError, clientClosedRequest } from './client-gone.ts';
 import { isDatabaseOutage } from './db/availability.ts';
 import { databaseUnavailableRefusal } from './dependency-outages.ts';
-import { ApiError, type FieldError, refusals, refuse } from './refusals.ts';
+import { refusals, refuse } from './refusals.ts';
 
 function validationErrors(error: FastifyError): FieldError[] {
   if (!hasZodFastifySchemaValidationErrors(error)) return [];

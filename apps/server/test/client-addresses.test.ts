@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFailureMessage } from '../src/cli/errors.ts';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
+import { ConfigError } from '../src/config-values.ts';
 import { budgetKeyOfAddress } from '../src/services/client-addresses.ts';
 import {
   callFrom,

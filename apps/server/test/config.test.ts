@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, requireMailTransport } from '../src/config.ts';
+import { loadConfig, requireMailTransport } from '../src/config.ts';
+import { ConfigError } from '../src/config-values.ts';
 import { generateSigningKeyPem } from '../src/services/keys.ts';
 
 describe('configuration from the environment', () => {

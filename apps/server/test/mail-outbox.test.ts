@@ -6,13 +6,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/index.ts';
 import { auditLog, mailOutbox } from '../src/db/schema.ts';
-import {
-  createMailService,
-  createSmtpMailer,
-  type Mailer,
-  mailsInFlight,
-  type OutgoingMail,
-} from '../src/services/mail.ts';
+import { createMailService, mailsInFlight } from '../src/services/mail.ts';
+import { createSmtpMailer, type Mailer, type OutgoingMail } from '../src/services/mail-transports.ts';
 import { mfaCodeLifetimeMs } from '../src/services/mfa.ts';
 import { insertOutboxMail } from '../src/stores/mail-outbox.ts';
 import { createConsumer, createToken } from './consumer-fixtures.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Mailer } from '../src/services/mail.ts';
+import type { Mailer } from '../src/services/mail-transports.ts';
 import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
 
 const metricsToken = 'a metrics token for this test';

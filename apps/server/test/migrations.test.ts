@@ -1,14 +1,8 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type DatabaseHandle,
-  migrateDatabase,
-  migrationFiles,
-  migrationLockId,
-  openDatabase,
-  SchemaMismatchError,
-} from '../src/db/index.ts';
+import { type DatabaseHandle, migrateDatabase, openDatabase } from '../src/db/index.ts';
+import { migrationFiles, migrationLockId, SchemaMismatchError } from '../src/db/migrate.ts';
 import { runMain } from './cli-helpers.ts';
 import { createTestDatabase, type TestDatabase, testDatabaseUrl } from './helpers/server.ts';
 

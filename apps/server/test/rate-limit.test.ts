@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../src/api-error.ts';
 import type { Clock } from '../src/config.ts';
 import { handleError } from '../src/errors.ts';
-import { ApiError } from '../src/refusals.ts';
 import {
   type FailureCountStore,
   failureWindowMs,

@@ -1,7 +1,7 @@
 import { StaleBuildError } from '../build-check.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config-values.ts';
 import { DataDirInUseError } from '../db/data-dir-lock.ts';
-import { SchemaMismatchError } from '../db/index.ts';
+import { SchemaMismatchError } from '../db/migrate.ts';
 import { DatabaseStartError } from '../db/postgres-wait.ts';
 import { DemoSecretsMissingError } from '../demo/seed.ts';
 

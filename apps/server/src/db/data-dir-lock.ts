@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config-values.ts';
 
 /** PGlite is single-process: a second process must never open a DATA_DIR that another one holds. */
 export class DataDirInUseError extends Error {

@@ -11,12 +11,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clientGone } from '../client-gone.ts';
 import type { AppContext } from '../context.ts';
-import {
-  changePassword,
-  checkResetToken,
-  requestPasswordReset,
-  staffSignIn,
-} from '../services/staff-auth.ts';
+import { staffSignIn } from '../services/staff-auth.ts';
+import { changePassword, checkResetToken, requestPasswordReset } from '../services/staff-password-changes.ts';
 import { identifyLiveSession, setRefreshCookie } from './session-http.ts';
 
 /** The error body as the answer of each of these statuses. */

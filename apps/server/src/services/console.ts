@@ -14,13 +14,8 @@ import {
 import type { AppContext } from '../context.ts';
 import { refuse } from '../refusals.ts';
 import { consumerCountsByTenant } from '../stores/consumers.ts';
-import {
-  findStaffUserById,
-  listStaffUsers,
-  type StaffUser,
-  type StaffUserListing,
-  staffCountsByTenant,
-} from '../stores/staff-users.ts';
+import { listStaffUsers, type StaffUserListing, staffCountsByTenant } from '../stores/staff-user-admin.ts';
+import { findStaffUserById, type StaffUser } from '../stores/staff-users.ts';
 import { findTenantById } from '../stores/tenants.ts';
 import { resetFactorsOfUser } from './second-factor-resets.ts';
 import { assertRecentSecondFactor } from './second-factors.ts';

@@ -6,12 +6,14 @@ import {
   type VerificationField,
   verificationFieldsFor,
 } from '@entry/domain';
+import type { AttemptsLeft } from '../api-error.ts';
 import type { AppContext } from '../context.ts';
-import { type AttemptsLeft, refuse } from '../refusals.ts';
+import { refuse } from '../refusals.ts';
 import { takeLookupCodeMail } from '../stores/code-mail-budget.ts';
 import { findIdentityTokenToVerify } from '../stores/identity-tokens.ts';
 import type { RowWrites } from '../stores/row-writes.ts';
-import { earlierPendingEndCause, endEarlierPendingSessions, revokeSession } from '../stores/sessions.ts';
+import { earlierPendingEndCause, endEarlierPendingSessions } from '../stores/session-endings.ts';
+import { revokeSession } from '../stores/sessions.ts';
 import type { SignInTenant } from '../stores/tenants.ts';
 import { writeTokenlessSuccess } from '../stores/verifications.ts';
 import { mailLanguageOf, type SignInParts } from './consumer-sign-in-parts.ts';

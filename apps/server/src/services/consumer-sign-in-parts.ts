@@ -1,6 +1,7 @@
 import type { Language } from '@entry/domain';
+import type { ApiError } from '../api-error.ts';
 import type { AppContext } from '../context.ts';
-import { type ApiError, refuse } from '../refusals.ts';
+import { refuse } from '../refusals.ts';
 import { saveConsumerLanguage } from '../stores/consumers.ts';
 import { findTenantByIdAndSubdomain, type SignInTenant } from '../stores/tenants.ts';
 import { type EnqueueMailInput, oneTimeCodeMailKind } from './mail.ts';

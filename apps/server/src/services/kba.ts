@@ -14,8 +14,8 @@ import {
   type VerificationField,
   verificationFieldsFor,
 } from '@entry/domain';
+import type { AttemptsLeft } from '../api-error.ts';
 import type { Database } from '../db/index.ts';
-import type { AttemptsLeft } from '../refusals.ts';
 import {
   type Budget,
   recordFailedAttempt,

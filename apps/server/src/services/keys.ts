@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint } from 'jose';
-import { type Config, ConfigError } from '../config.ts';
+import type { Config } from '../config.ts';
+import { ConfigError } from '../config-values.ts';
 import type { Database } from '../db/index.ts';
 import {
   allSigningKeys,

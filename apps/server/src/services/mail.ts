@@ -1,5 +1,4 @@
 import { debtCollectorDisclosure, type Language } from '@entry/domain';
-import type { Transporter } from 'nodemailer';
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { MailEvidence } from '../db/schema.ts';
@@ -14,96 +13,12 @@ import {
   type OutboxMail,
   unsentMailBacklog,
 } from '../stores/mail-outbox.ts';
-import { traced } from '../tracing.ts';
 import type { AuditLog } from './audit.ts';
 import { escapeHtml } from './html.ts';
 import { keyedHash } from './keyed-hash.ts';
 import { mailTexts } from './mail-texts.ts';
+import { type Mailer, type MailReceipt, sendLimitMs } from './mail-transports.ts';
 import { normaliseEmailAddress } from './subscriptions-token.ts';
-
-export interface OutgoingMail {
-  from: string;
-  to: string;
-  subject: string;
-  text: string;
-  html: string | null;
-  headers: Record<string, string>;
-}
-
-/** What the transport said when it took a mail: the SMTP server's message id, where it gave one. */
-interface MailReceipt {
-  messageId: string | null;
-}
-
-/** Hands one mail to the outside world; throws when it could not. A transport with no id answers nothing. */
-export interface Mailer {
-  send(mail: OutgoingMail): Promise<MailReceipt> | Promise<void>;
-}
-
-/**
- * The longest one send may take: connecting, the greeting, then the rest of the conversation,
- * each bounded by the SMTP timeout, and the whole cut off after three of them whatever the server
- * does (a server answering a byte at a time never trips the idle timeout).
- */
-const sendLimitMs = (smtpTimeoutMs: number) => 3 * smtpTimeoutMs;
-
-/** nodemailer is loaded with the first mail, so an instance without SMTP never holds it in memory. */
-export function createSmtpMailer(smtpUrl: string, smtpTimeoutMs: number): Mailer {
-  let transport: Promise<Transporter> | undefined;
-  const transportOnce = () => {
-    transport ??= import('nodemailer').then(({ default: nodemailer }) =>
-      nodemailer.createTransport({
-        url: smtpUrl,
-        connectionTimeout: smtpTimeoutMs,
-        greetingTimeout: smtpTimeoutMs,
-        socketTimeout: smtpTimeoutMs,
-      }),
-    );
-    return transport;
-  };
-  const limitMs = sendLimitMs(smtpTimeoutMs);
-  const smtpHost = new URL(smtpUrl).hostname;
-  return {
-    async send(mail) {
-      const deadline = AbortSignal.timeout(limitMs);
-      try {
-        const info: { messageId?: unknown } = await traced(
-          'smtp send',
-          { 'server.address': smtpHost },
-          async () =>
-            (await transportOnce()).sendMail({
-              from: mail.from,
-              to: mail.to,
-              subject: mail.subject,
-              text: mail.text,
-              ...(mail.html === null ? {} : { html: mail.html }),
-              headers: mail.headers,
-              signal: deadline,
-            }),
-        );
-        return { messageId: typeof info.messageId === 'string' ? info.messageId : null };
-      } catch (error) {
-        if (deadline.aborted)
-          throw new Error(`The SMTP server did not take the mail within ${limitMs / 1000} s`);
-        throw error;
-      }
-    },
-  };
-}
-
-/**
- * A local trial without SMTP_URL: each mail's recipient, subject and text go to the console, so a
- * person trying the product can follow a one-time code or a reset link.
- */
-export function createConsoleMailer(
-  write: (text: string) => void = (text) => process.stdout.write(text),
-): Mailer {
-  return {
-    async send(mail) {
-      write(`\n--- mail to ${mail.to}: ${mail.subject}\n${mail.text}\n--- end of mail\n`);
-    },
-  };
-}
 
 /** Where a recipient unsubscribes: the preferences page and the RFC 8058 one-click call. */
 export interface UnsubscribeLinks {

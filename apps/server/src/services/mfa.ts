@@ -1,7 +1,7 @@
 import { createHmac, randomInt } from 'node:crypto';
 import type { Language, LockPolicy } from '@entry/domain';
+import type { AttemptsLeft } from '../api-error.ts';
 import type { Database } from '../db/index.ts';
-import type { AttemptsLeft } from '../refusals.ts';
 import {
   type Budget,
   recordFailedAttempt,

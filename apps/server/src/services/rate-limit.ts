@@ -7,9 +7,10 @@ import type {
   onSendHookHandler,
 } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { ApiError } from '../api-error.ts';
 import { clientClosedRequest } from '../client-gone.ts';
 import type { Clock } from '../config.ts';
-import { type ApiError, refuse } from '../refusals.ts';
+import { refuse } from '../refusals.ts';
 import { traced } from '../tracing.ts';
 import { budgetKeyOfAddress } from './client-addresses.ts';
 

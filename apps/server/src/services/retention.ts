@@ -3,7 +3,7 @@ import type { Database } from '../db/index.ts';
 import { runPeriodically } from '../periodic.ts';
 import { deleteLinkOpeningMarksBefore } from '../stores/audit-log.ts';
 import { deleteOutboxMailSentBefore } from '../stores/mail-outbox.ts';
-import { deleteSessionsEndedBefore } from '../stores/sessions.ts';
+import { deleteSessionsEndedBefore } from '../stores/session-endings.ts';
 import { deleteChallengesEndedBefore } from '../stores/webauthn-challenges.ts';
 
 /**

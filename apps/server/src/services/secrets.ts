@@ -1,7 +1,8 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Config, ConfigError } from '../config.ts';
+import type { Config } from '../config.ts';
+import { ConfigError } from '../config-values.ts';
 
 /**
  * KBA_PEPPER keys the hashes of verification values and one-time codes, and the subscription

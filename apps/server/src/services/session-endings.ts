@@ -1,6 +1,10 @@
 import type { Clock, Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { type EndingCandidates, endSessionsWithoutGrounds, type GroundsAt } from '../stores/sessions.ts';
+import {
+  type EndingCandidates,
+  endSessionsWithoutGrounds,
+  type GroundsAt,
+} from '../stores/session-endings.ts';
 import type { AuditLog } from './audit.ts';
 
 /** A session waiting for its second factor lives this long from its start, and is never renewed. */

@@ -1,6 +1,7 @@
 import type { LockPolicy, StaffKind } from '@entry/domain';
+import type { ApiError } from '../api-error.ts';
 import type { AppContext } from '../context.ts';
-import { type ApiError, refuse } from '../refusals.ts';
+import { refuse } from '../refusals.ts';
 import type { RowWrites } from '../stores/row-writes.ts';
 import {
   giveBackSecondFactorTry,

@@ -8,13 +8,11 @@ import { refuse } from '../refusals.ts';
 import {
   disableStaffUser as disableUser,
   enableStaffUser as enableUser,
-  findStaffUser,
-  insertResetToken,
   insertStaffUser,
-  type StaffUser,
   setStaffManager as setManager,
   unlockStaffUser as unlockUser,
-} from '../stores/staff-users.ts';
+} from '../stores/staff-user-admin.ts';
+import { findStaffUser, insertResetToken, type StaffUser } from '../stores/staff-users.ts';
 import { hashPassword } from './passwords.ts';
 import { hashToken, randomToken } from './secret-tokens.ts';
 import { endingDepsOf, recordEndings } from './session-endings.ts';

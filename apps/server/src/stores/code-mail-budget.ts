@@ -3,7 +3,7 @@ import type { Database } from '../db/index.ts';
 import { codeMailBudgets } from '../db/schema.ts';
 import { executePart, fixedText, type StatementPart, sqlPart } from '../db/sql.ts';
 import { type NewOutboxMail, outboxMailInsert } from './mail-outbox.ts';
-import { earlierPendingSessionsEnd } from './sessions.ts';
+import { earlierPendingSessionsEnd } from './session-endings.ts';
 
 /**
  * At most five one-time code mails per consumer per hour (docs/rules.md#attempt-budgets): a mail takes its

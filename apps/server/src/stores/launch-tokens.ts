@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { launchTokens } from '../db/schema.ts';
 import { executePart, sqlPart } from '../db/sql.ts';
-import { endingCause, type GroundsAt, instant } from './sessions.ts';
+import { endingCause, type GroundsAt, instant } from './session-endings.ts';
 
 /** Admins' launch tokens: every statement on `launch_tokens`. */
 

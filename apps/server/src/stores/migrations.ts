@@ -1,6 +1,7 @@
 import { pgTable, text } from 'drizzle-orm/pg-core';
 import { isDatabaseUnreachable } from '../db/availability.ts';
-import { type Database, migrationFiles } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
+import { migrationFiles } from '../db/migrate.ts';
 
 /** The table the migration runner keeps; only readiness reads it. */
 const schemaMigrations = pgTable('schema_migrations', { name: text('name').primaryKey() });

@@ -14,7 +14,7 @@ import { openDatabase } from '../../src/db/index.ts';
 import type { DemoData } from '../../src/demo/demo-file.ts';
 import { ensureDemoData } from '../../src/demo/seed.ts';
 import { generateSigningKeyPem } from '../../src/services/keys.ts';
-import type { Mailer, OutgoingMail } from '../../src/services/mail.ts';
+import type { Mailer, OutgoingMail } from '../../src/services/mail-transports.ts';
 import type { FailureCountStore } from '../../src/services/rate-limit.ts';
 import { totpCodeAt, totpPeriodSeconds, totpStepAt } from '../../src/services/second-factor-secrets.ts';
 
