@@ -37,9 +37,9 @@ function methodsOf(method: string | string[]): string[] {
 }
 
 /**
- * Adds the refusal to every state-changing route, and 403 and 415 to the answers its OpenAPI entry
- * lists (a body other than JSON is refused before the route runs). Call before the routes are
- * registered.
+ * Adds the refusal to every state-changing route, and 403, 413 and 415 to the answers its OpenAPI
+ * entry lists (a body too large, or other than JSON, is refused before the route runs). Call before
+ * the routes are registered.
  */
 export function installCrossSiteGuard(app: FastifyInstance, config: Config): void {
   const refuseCrossSite: onRequestHookHandler = (request, _reply, done) => {
@@ -58,7 +58,12 @@ export function installCrossSiteGuard(app: FastifyInstance, config: Config): voi
       // A copy: routes may share one response object, and only some of them are guarded.
       route.schema = {
         ...route.schema,
-        response: { 415: errorBodySchema, ...(guarded ? { 403: errorBodySchema } : {}), ...response },
+        response: {
+          413: errorBodySchema,
+          415: errorBodySchema,
+          ...(guarded ? { 403: errorBodySchema } : {}),
+          ...response,
+        },
       };
     }
     if (guarded) route.onRequest = [refuseCrossSite, ...hooksOf(route.onRequest)];

@@ -168,12 +168,12 @@ describe(`request guards (${databaseLabel})`, () => {
       expect(read.status).toBe(200);
     });
 
-    it('lists 403 and 415 among the answers of every state-changing call', async () => {
+    it('lists 403, 413 and 415 among the answers of every state-changing call', async () => {
       const document = (await (await fetch(`${server.baseUrl}/api/docs/openapi.json`)).json()) as {
         paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
       };
       const signIn = document.paths['/api/auth/v1/admin/sign-in']?.post?.responses;
-      expect(Object.keys(signIn ?? {})).toEqual(expect.arrayContaining(['403', '415']));
+      expect(Object.keys(signIn ?? {})).toEqual(expect.arrayContaining(['403', '413', '415']));
       const oneClick = document.paths['/api/v1/communication/email/unsubscribe']?.post?.responses;
       expect(Object.keys(oneClick ?? {})).not.toContain('403');
     });
