@@ -90,7 +90,7 @@ export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {
       info: {
         title: 'Entry and sign-in API',
         description:
-          'Every call of the specification, section 7. Refusals answer the error body ' +
+          'Every call the server answers (rules: docs/rules.md#calls). Refusals answer the error body ' +
           '(`errorCode`, `message`, `errors`); a 429 or 503 says in `Retry-After` when to try again.',
         version: '1.0.0',
       },

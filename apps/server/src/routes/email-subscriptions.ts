@@ -24,8 +24,8 @@ import {
 } from '../services/subscriptions-token.ts';
 
 /**
- * Email subscriptions by token (spec section 7, docs/rules.md#subscriptions) and the RFC 8058 one-click
- * unsubscribe that every mail's `List-Unsubscribe` header points at.
+ * Email subscriptions by token (docs/rules.md#subscriptions) and the RFC 8058 one-click unsubscribe
+ * that every mail's `List-Unsubscribe` header points at.
  */
 
 export function emailSubscriptionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
