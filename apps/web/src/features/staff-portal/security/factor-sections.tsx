@@ -1,13 +1,13 @@
 import type { PasskeySummaryResult, SecondFactorsApi, SecondFactorsResult } from '@entry/client';
 import { type EnrolmentResult, passkeyNameMaxLength, type TotpEnrolment } from '@entry/domain';
 import { useId, useState } from 'react';
-import { FormAlert, FormField } from '../../components/form-field.tsx';
-import { useAction } from '../../lib/forms/use-action.ts';
-import { type FieldCheck, useCheckedForm, useFocusWhen } from '../../lib/forms/use-checked-form.ts';
-import { browserHasPasskeys, createPasskey } from './passkey-ceremony.ts';
-import { secondFactorRefusal } from './second-factor-errors.ts';
-import { secondFactorMessages } from './second-factor-messages.ts';
-import type { StepUpOutcome } from './step-up.tsx';
+import { FormAlert, FormField } from '../../../components/form-field.tsx';
+import { useAction } from '../../../lib/forms/use-action.ts';
+import { type FieldCheck, useCheckedForm, useFocusWhen } from '../../../lib/forms/use-checked-form.ts';
+import { browserHasPasskeys, createPasskey } from '../common/passkey-ceremony.ts';
+import { secondFactorRefusal } from '../common/second-factor-errors.ts';
+import { secondFactorMessages } from '../common/second-factor-messages.ts';
+import type { StepUpOutcome } from '../common/step-up.tsx';
 import { TotpSetup } from './totp-setup.tsx';
 
 /** What every section of the security page is given. */
