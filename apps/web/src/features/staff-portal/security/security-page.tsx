@@ -16,13 +16,11 @@ import {
 } from '../common/staff-scope.ts';
 import { useStepUp } from '../common/step-up.tsx';
 import { useFactors } from '../common/use-factors.ts';
-import {
-  AuthenticatorSection,
-  PasskeysSection,
-  RecoveryCodesSection,
-  type SectionProps,
-} from './factor-sections.tsx';
+import { AuthenticatorSection } from './authenticator-section.tsx';
+import { PasskeysSection } from './passkeys-section.tsx';
 import { RecoveryCodesPanel } from './recovery-codes-panel.tsx';
+import { RecoveryCodesSection } from './recovery-codes-section.tsx';
+import type { SectionProps } from './section-props.ts';
 
 /** Recovery codes on screen, and where the person goes once they have saved them. */
 interface ShownCodes {
