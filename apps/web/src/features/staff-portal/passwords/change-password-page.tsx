@@ -53,7 +53,7 @@ export function ChangePasswordPage({ scope }: { scope: StaffScope }) {
   const passwordExpired = arrival.passwordExpired === true || access === 'password-expired';
   const { withStepUp, prompt } = useStepUp(scope);
   const [weak, setWeak] = useState(false);
-  // Not a sign-in form: a field shows its error once left, or after submission (spec section 6).
+  // Not a sign-in form: a field shows its error once left, or after submission (docs/rules.md#forms).
   const form = useCheckedForm(changeChecks, 'after-leaving');
 
   const onSubmit = form.onSubmitWith(async ({ username, currentPassword, newPassword }) => {
