@@ -35,7 +35,7 @@ const entrySharedChunk = {
  */
 const staffSharedChunk = {
   name: 'staff-shared',
-  test: /src[\\/]features[\\/]staff-portal[\\/](staff-scope|step-up|use-factors)\.tsx?$/,
+  test: /src[\\/]features[\\/]staff-portal[\\/]common[\\/](staff-scope|step-up|use-factors)\.tsx?$/,
   includeDependenciesRecursively: false,
 };
 

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { renderPortalPage, storeSession } from '../../../../lib/session/portal-test-kit.tsx';
-import { factorsBody, fullSession, stepUpRefusal } from '../../second-factor-fixtures.ts';
+import { factorsBody, fullSession, stepUpRefusal } from '../../common/second-factor-fixtures.ts';
 import { AuditPage } from './audit-page.tsx';
 import { ConsumersPage } from './consumers-page.tsx';
 

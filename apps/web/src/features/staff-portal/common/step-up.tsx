@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from 'react';
-import { useFocusWhen } from '../../lib/forms/use-checked-form.ts';
+import { useFocusWhen } from '../../../lib/forms/use-checked-form.ts';
 import { FactorsView } from './factors-view.tsx';
 import { isStepUpRequired } from './second-factor-errors.ts';
 import { secondFactorMessages } from './second-factor-messages.ts';

@@ -1,7 +1,7 @@
 import type { CustomerAuthApi, SecondFactorsApi, StaffAuthApi } from '@entry/client';
-import { paths } from '../../config/paths.ts';
-import { usePortalApi } from '../../lib/session/portal-api.ts';
-import type { SessionView } from '../../lib/session/use-session.ts';
+import { paths } from '../../../config/paths.ts';
+import { usePortalApi } from '../../../lib/session/portal-api.ts';
+import type { SessionView } from '../../../lib/session/use-session.ts';
 
 /** The two portals that sign in with a username and password. */
 export type StaffScope = 'admin' | 'customer';

@@ -1,12 +1,12 @@
 import { validators } from '@entry/domain';
 import { type FormEvent, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { FormAlert, FormField } from '../../components/form-field.tsx';
-import { paths } from '../../config/paths.ts';
-import { useCheckedForm } from '../../lib/forms/use-checked-form.ts';
-import { usePortalApi } from '../../lib/session/portal-api.ts';
-import { commonRefusalMessage, errorCodeOf } from '../../lib/session/sign-in-errors.ts';
-import { useStepUp } from './step-up.tsx';
+import { FormAlert, FormField } from '../../../components/form-field.tsx';
+import { paths } from '../../../config/paths.ts';
+import { useCheckedForm } from '../../../lib/forms/use-checked-form.ts';
+import { usePortalApi } from '../../../lib/session/portal-api.ts';
+import { commonRefusalMessage, errorCodeOf } from '../../../lib/session/sign-in-errors.ts';
+import { useStepUp } from '../common/step-up.tsx';
 
 export const launchPanelMessages = {
   enterCustomerId: 'Enter the customer id.',

@@ -1,13 +1,13 @@
 import type { SecondFactorsResult } from '@entry/client';
 import { useId, useState } from 'react';
-import { FormAlert, FormField } from '../../components/form-field.tsx';
-import { useAction } from '../../lib/forms/use-action.ts';
+import { FormAlert, FormField } from '../../../components/form-field.tsx';
+import { useAction } from '../../../lib/forms/use-action.ts';
 import {
   digitsCheck,
   type FieldCheck,
   useCheckedForm,
   useFocusWhen,
-} from '../../lib/forms/use-checked-form.ts';
+} from '../../../lib/forms/use-checked-form.ts';
 import { browserHasPasskeys } from './passkey-ceremony.ts';
 import { signInWithPasskey } from './passkey-sign-in.ts';
 import { secondFactorRefusal } from './second-factor-errors.ts';

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { type Answer, renderPortalPage, storeSession } from '../../lib/session/portal-test-kit.tsx';
+import { type Answer, renderPortalPage, storeSession } from '../../../lib/session/portal-test-kit.tsx';
 import {
   challengeId,
   enrolmentSession,
@@ -11,12 +11,12 @@ import {
   pendingSession,
   recoveryCodes,
   stepUpRefusal,
-} from './second-factor-fixtures.ts';
+} from '../common/second-factor-fixtures.ts';
 import { SecurityPage } from './security-page.tsx';
 
 const ceremony = vi.hoisted(() => ({ create: vi.fn() }));
-vi.mock('./passkey-ceremony.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('./passkey-ceremony.ts')>()),
+vi.mock('../common/passkey-ceremony.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../common/passkey-ceremony.ts')>()),
   browserHasPasskeys: () => true,
   createPasskey: ceremony.create,
 }));

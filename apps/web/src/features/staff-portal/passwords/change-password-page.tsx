@@ -1,26 +1,26 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
-import { FormAlert, FormField } from '../../components/form-field.tsx';
-import { useCheckedForm } from '../../lib/forms/use-checked-form.ts';
-import { notify } from '../../lib/notifications.ts';
-import { usePortalApi } from '../../lib/session/portal-api.ts';
+import { AuthCard } from '../../../components/auth-layout/auth-layout.tsx';
+import { FormAlert, FormField } from '../../../components/form-field.tsx';
+import { useCheckedForm } from '../../../lib/forms/use-checked-form.ts';
+import { notify } from '../../../lib/notifications.ts';
+import { usePortalApi } from '../../../lib/session/portal-api.ts';
 import {
   commonRefusalMessage,
   errorCodeOf,
   lockedMessage,
   signInMessages,
-} from '../../lib/session/sign-in-errors.ts';
-import { useSession } from '../../lib/session/use-session.ts';
-import { NewPasswordFields, newPasswordChecks, WeakPasswordAlert } from './new-password-fields.tsx';
+} from '../../../lib/session/sign-in-errors.ts';
+import { useSession } from '../../../lib/session/use-session.ts';
 import {
   changePasswordStateOf,
   type StaffScope,
   staffAccessOf,
   staffPaths,
   useStaffAuth,
-} from './staff-scope.ts';
-import { useStepUp } from './step-up.tsx';
+} from '../common/staff-scope.ts';
+import { useStepUp } from '../common/step-up.tsx';
+import { NewPasswordFields, newPasswordChecks, WeakPasswordAlert } from './new-password-fields.tsx';
 
 const changeMessages = {
   changed: 'Your password has been changed. Sign in with your new password.',
@@ -53,7 +53,7 @@ export function ChangePasswordPage({ scope }: { scope: StaffScope }) {
   const passwordExpired = arrival.passwordExpired === true || access === 'password-expired';
   const { withStepUp, prompt } = useStepUp(scope);
   const [weak, setWeak] = useState(false);
-  // Not a sign-in form: a field shows its error once left, or after submission (spec section 6).
+  // Not a sign-in form: a field shows its error once left, or after submission (docs/rules.md#forms).
   const form = useCheckedForm(changeChecks, 'after-leaving');
 
   const onSubmit = form.onSubmitWith(async ({ username, currentPassword, newPassword }) => {

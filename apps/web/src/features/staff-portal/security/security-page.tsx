@@ -1,28 +1,26 @@
 import type { EnrolmentResult } from '@entry/domain';
 import { useRef, useState } from 'react';
 import { Link, Navigate } from 'react-router';
-import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
-import { useSession } from '../../lib/session/use-session.ts';
-import { useSignOut } from '../../lib/session/use-sign-out.ts';
-import {
-  AuthenticatorSection,
-  PasskeysSection,
-  RecoveryCodesSection,
-  type SectionProps,
-} from './factor-sections.tsx';
-import { FactorsView } from './factors-view.tsx';
-import { useFinishSignIn } from './finish-sign-in.ts';
-import { RecoveryCodesPanel } from './recovery-codes-panel.tsx';
-import { secondFactorMessages } from './second-factor-messages.ts';
+import { AuthCard } from '../../../components/auth-layout/auth-layout.tsx';
+import { useSession } from '../../../lib/session/use-session.ts';
+import { useSignOut } from '../../../lib/session/use-sign-out.ts';
+import { FactorsView } from '../common/factors-view.tsx';
+import { useFinishSignIn } from '../common/finish-sign-in.ts';
+import { secondFactorMessages } from '../common/second-factor-messages.ts';
 import {
   type StaffScope,
   staffAccessOf,
   staffPaths,
   staffStartPath,
   useSecondFactors,
-} from './staff-scope.ts';
-import { useStepUp } from './step-up.tsx';
-import { useFactors } from './use-factors.ts';
+} from '../common/staff-scope.ts';
+import { useStepUp } from '../common/step-up.tsx';
+import { useFactors } from '../common/use-factors.ts';
+import { AuthenticatorSection } from './authenticator-section.tsx';
+import { PasskeysSection } from './passkeys-section.tsx';
+import { RecoveryCodesPanel } from './recovery-codes-panel.tsx';
+import { RecoveryCodesSection } from './recovery-codes-section.tsx';
+import type { SectionProps } from './section-props.ts';
 
 /** Recovery codes on screen, and where the person goes once they have saved them. */
 interface ShownCodes {

@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
-import { FormAlert, FormField } from '../../components/form-field.tsx';
-import { LoadingState } from '../../components/loading-state.tsx';
-import { useCheckedForm } from '../../lib/forms/use-checked-form.ts';
-import { usePortalServices } from '../../lib/session/portal-api.ts';
-import { commonRefusalMessage, errorCodeOf } from '../../lib/session/sign-in-errors.ts';
-import { useTokenFromAddress } from '../../lib/session/use-token-from-address.ts';
+import { AuthCard } from '../../../components/auth-layout/auth-layout.tsx';
+import { FormAlert, FormField } from '../../../components/form-field.tsx';
+import { LoadingState } from '../../../components/loading-state.tsx';
+import { useCheckedForm } from '../../../lib/forms/use-checked-form.ts';
+import { usePortalServices } from '../../../lib/session/portal-api.ts';
+import { commonRefusalMessage, errorCodeOf } from '../../../lib/session/sign-in-errors.ts';
+import { useTokenFromAddress } from '../../../lib/session/use-token-from-address.ts';
+import { type StaffScope, staffPaths, useStaffAuth } from '../common/staff-scope.ts';
 import { NewPasswordFields, newPasswordChecks, WeakPasswordAlert } from './new-password-fields.tsx';
-import { type StaffScope, staffPaths, useStaffAuth } from './staff-scope.ts';
 
 const resetMessages = {
   linkSent:

@@ -1,6 +1,6 @@
 import { productName } from '@entry/domain';
 import { useMemo, useState } from 'react';
-import { useFocusWhen } from '../../lib/forms/use-checked-form.ts';
+import { useFocusWhen } from '../../../lib/forms/use-checked-form.ts';
 
 /**
  * Recovery codes, shown once (the server keeps only their hashes): copy, download, and go on only

@@ -1,6 +1,6 @@
 import { storageKeys } from '@entry/domain';
 import { useNavigate } from 'react-router';
-import { usePortalServices } from '../../lib/session/portal-api.ts';
+import { usePortalServices } from '../../../lib/session/portal-api.ts';
 import { type StaffScope, staffPaths } from './staff-scope.ts';
 
 /** Where a sign-in returns: the page an ended session interrupted, if it belongs to this portal. */

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
-import { FormAlert } from '../../components/form-field.tsx';
-import { LoadingState } from '../../components/loading-state.tsx';
-import { paths } from '../../config/paths.ts';
-import { commonRefusalMessage, errorCodeOf } from '../../lib/session/sign-in-errors.ts';
-import { useTokenFromAddress } from '../../lib/session/use-token-from-address.ts';
-import { useCustomerAuth } from './staff-scope.ts';
+import { AuthCard } from '../../../components/auth-layout/auth-layout.tsx';
+import { FormAlert } from '../../../components/form-field.tsx';
+import { LoadingState } from '../../../components/loading-state.tsx';
+import { paths } from '../../../config/paths.ts';
+import { commonRefusalMessage, errorCodeOf } from '../../../lib/session/sign-in-errors.ts';
+import { useTokenFromAddress } from '../../../lib/session/use-token-from-address.ts';
+import { useCustomerAuth } from '../common/staff-scope.ts';
 
 const launchMessages = {
   usedOrExpired:

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router';
-import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
-import { useSession } from '../../lib/session/use-session.ts';
-import { useSignOut } from '../../lib/session/use-sign-out.ts';
-import { FactorsView } from './factors-view.tsx';
-import { useFinishSignIn } from './finish-sign-in.ts';
-import { SecondStepForm } from './second-step-form.tsx';
-import { type StaffScope, staffAccessOf, staffStartPath } from './staff-scope.ts';
-import { useFactors } from './use-factors.ts';
+import { AuthCard } from '../../../components/auth-layout/auth-layout.tsx';
+import { useSession } from '../../../lib/session/use-session.ts';
+import { useSignOut } from '../../../lib/session/use-sign-out.ts';
+import { FactorsView } from '../common/factors-view.tsx';
+import { useFinishSignIn } from '../common/finish-sign-in.ts';
+import { SecondStepForm } from '../common/second-step-form.tsx';
+import { type StaffScope, staffAccessOf, staffStartPath } from '../common/staff-scope.ts';
+import { useFactors } from '../common/use-factors.ts';
 
 /**
  * `/a/second-factor` and `/d/second-factor`: after a password, the user confirms it is them with a

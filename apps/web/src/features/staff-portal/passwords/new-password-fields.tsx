@@ -1,6 +1,6 @@
-import { FormField } from '../../components/form-field.tsx';
-import type { FieldCheck } from '../../lib/forms/use-checked-form.ts';
-import { passwordAdvice } from '../../lib/session/sign-in-errors.ts';
+import { FormField } from '../../../components/form-field.tsx';
+import type { FieldCheck } from '../../../lib/forms/use-checked-form.ts';
+import { passwordAdvice } from '../../../lib/session/sign-in-errors.ts';
 
 type NewPasswordName = 'newPassword' | 'confirmPassword';
 

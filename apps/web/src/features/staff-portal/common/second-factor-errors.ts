@@ -1,5 +1,5 @@
 import { isApiError } from '@entry/client';
-import { commonRefusalMessage, lockedMessage } from '../../lib/session/sign-in-errors.ts';
+import { commonRefusalMessage, lockedMessage } from '../../../lib/session/sign-in-errors.ts';
 import { passkeyFailureMessage } from './passkey-ceremony.ts';
 import { type SecondFactorMethod, secondFactorMessages } from './second-factor-messages.ts';
 

@@ -1,9 +1,9 @@
 import type { EnrolmentResult, TotpEnrolment } from '@entry/domain';
-import { FormAlert, FormField } from '../../components/form-field.tsx';
-import { digitsCheck, useCheckedForm, useFocusWhen } from '../../lib/forms/use-checked-form.ts';
-import { secondFactorRefusal } from './second-factor-errors.ts';
-import { secondFactorMessages } from './second-factor-messages.ts';
-import type { StepUpOutcome } from './step-up.tsx';
+import { FormAlert, FormField } from '../../../components/form-field.tsx';
+import { digitsCheck, useCheckedForm, useFocusWhen } from '../../../lib/forms/use-checked-form.ts';
+import { secondFactorRefusal } from '../common/second-factor-errors.ts';
+import { secondFactorMessages } from '../common/second-factor-messages.ts';
+import type { StepUpOutcome } from '../common/step-up.tsx';
 
 const codeChecks = {
   code: digitsCheck<'code'>(6, {

@@ -2,19 +2,19 @@ import { storageKeys } from '@entry/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { errorBody, renderPortalPage, storeSession } from '../../lib/session/portal-test-kit.tsx';
+import { errorBody, renderPortalPage, storeSession } from '../../../lib/session/portal-test-kit.tsx';
 import {
   challengeId,
   factorsBody,
   fullSession,
   passkeyBody,
   pendingSession,
-} from './second-factor-fixtures.ts';
+} from '../common/second-factor-fixtures.ts';
 import { SecondFactorPage } from './second-factor-page.tsx';
 
 const ceremony = vi.hoisted(() => ({ supported: false, sign: vi.fn() }));
-vi.mock('./passkey-ceremony.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('./passkey-ceremony.ts')>()),
+vi.mock('../common/passkey-ceremony.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../common/passkey-ceremony.ts')>()),
   browserHasPasskeys: () => ceremony.supported,
   signWithPasskey: ceremony.sign,
 }));

@@ -1,5 +1,5 @@
-import { sessionIdentityOf } from '../../lib/session/session-identity.ts';
-import { isSignedIn, useSession } from '../../lib/session/use-session.ts';
+import { sessionIdentityOf } from '../../../lib/session/session-identity.ts';
+import { isSignedIn, useSession } from '../../../lib/session/use-session.ts';
 
 /** Shown on every customer page while an admin has launched the session (docs/rules.md#launch). */
 export function LaunchBanner() {

@@ -1,10 +1,10 @@
 import type { Scope } from '@entry/domain';
 import { Fragment } from 'react';
-import { useAppConfig } from '../../config/app-config-context.tsx';
-import { staffIdleMs } from '../../lib/session/idle-timeout.tsx';
-import { type SessionIdentity, sessionIdentityOf } from '../../lib/session/session-identity.ts';
-import type { SessionView } from '../../lib/session/use-session.ts';
-import { useSignOut } from '../../lib/session/use-sign-out.ts';
+import { useAppConfig } from '../../../config/app-config-context.tsx';
+import { staffIdleMs } from '../../../lib/session/idle-timeout.tsx';
+import { type SessionIdentity, sessionIdentityOf } from '../../../lib/session/session-identity.ts';
+import type { SessionView } from '../../../lib/session/use-session.ts';
+import { useSignOut } from '../../../lib/session/use-sign-out.ts';
 
 /** A launched customer session belongs to no customer user: it names the admin who opened it instead. */
 function whoIsSignedIn(identity: SessionIdentity): string {

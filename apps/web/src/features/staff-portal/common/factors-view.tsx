@@ -1,7 +1,7 @@
 import type { SecondFactorsResult } from '@entry/client';
 import type { ReactNode } from 'react';
-import { FormAlert } from '../../components/form-field.tsx';
-import { LoadingState } from '../../components/loading-state.tsx';
+import { FormAlert } from '../../../components/form-field.tsx';
+import { LoadingState } from '../../../components/loading-state.tsx';
 import type { FactorsState } from './use-factors.ts';
 
 /** The user's factors once loaded; until then a loading state, or the failure and a way to try again. */

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
-import { usePortalApi } from '../../lib/session/portal-api.ts';
-import { sessionIdentityOf } from '../../lib/session/session-identity.ts';
-import type { SessionView } from '../../lib/session/use-session.ts';
-import { useConsoleApi } from './console/use-console-api.ts';
-import { LaunchPanel } from './launch-panel.tsx';
+import { AuthCard } from '../../../components/auth-layout/auth-layout.tsx';
+import { usePortalApi } from '../../../lib/session/portal-api.ts';
+import { sessionIdentityOf } from '../../../lib/session/session-identity.ts';
+import type { SessionView } from '../../../lib/session/use-session.ts';
+import { consoleHref, type StaffScope, staffPaths, staffPortalNames } from '../common/staff-scope.ts';
+import { useConsoleApi } from '../console/use-console-api.ts';
+import { LaunchPanel } from '../launch/launch-panel.tsx';
 import { SessionSummary } from './session-summary.tsx';
-import { consoleHref, type StaffScope, staffPaths, staffPortalNames } from './staff-scope.ts';
 
 /** The customer (tenant) a customer session belongs to, by name once the access call answers. */
 function useCustomerName(customerId: number | null): string | null {

@@ -1,18 +1,18 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { AuthCard } from '../../components/auth-layout/auth-layout.tsx';
-import { FormAlert, FormField } from '../../components/form-field.tsx';
-import { useCheckedForm } from '../../lib/forms/use-checked-form.ts';
+import { AuthCard } from '../../../components/auth-layout/auth-layout.tsx';
+import { FormAlert, FormField } from '../../../components/form-field.tsx';
+import { useCheckedForm } from '../../../lib/forms/use-checked-form.ts';
 import {
   commonRefusalMessage,
   errorCodeOf,
   lockedMessage,
   signInMessages,
-} from '../../lib/session/sign-in-errors.ts';
-import { useFinishSignIn } from './finish-sign-in.ts';
-import { browserHasPasskeys } from './passkey-ceremony.ts';
-import { signInWithPasskey } from './passkey-sign-in.ts';
-import { secondFactorRefusal } from './second-factor-errors.ts';
+} from '../../../lib/session/sign-in-errors.ts';
+import { useFinishSignIn } from '../common/finish-sign-in.ts';
+import { browserHasPasskeys } from '../common/passkey-ceremony.ts';
+import { signInWithPasskey } from '../common/passkey-sign-in.ts';
+import { secondFactorRefusal } from '../common/second-factor-errors.ts';
 import {
   type ChangePasswordState,
   type StaffScope,
@@ -20,7 +20,7 @@ import {
   staffPortalNames,
   useSecondFactors,
   useStaffAuth,
-} from './staff-scope.ts';
+} from '../common/staff-scope.ts';
 
 const required = { username: 'Enter your username.', password: 'Enter your password.' } as const;
 

@@ -1,4 +1,4 @@
-import { authTokenResult } from '../../lib/session/portal-test-kit.tsx';
+import { authTokenResult } from '../../../lib/session/portal-test-kit.tsx';
 
 /** Test answers of the second-factor calls, in the wire shapes of packages/domain. */
 

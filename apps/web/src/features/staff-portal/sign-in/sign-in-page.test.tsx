@@ -2,13 +2,13 @@ import { storageKeys } from '@entry/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { authTokenResult, errorBody, renderPortalPage } from '../../lib/session/portal-test-kit.tsx';
-import { challengeId, enrolmentSession, pendingSession } from './second-factor-fixtures.ts';
+import { authTokenResult, errorBody, renderPortalPage } from '../../../lib/session/portal-test-kit.tsx';
+import { challengeId, enrolmentSession, pendingSession } from '../common/second-factor-fixtures.ts';
 import { SignInPage } from './sign-in-page.tsx';
 
 const ceremony = vi.hoisted(() => ({ sign: vi.fn() }));
-vi.mock('./passkey-ceremony.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('./passkey-ceremony.ts')>()),
+vi.mock('../common/passkey-ceremony.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../common/passkey-ceremony.ts')>()),
   browserHasPasskeys: () => true,
   signWithPasskey: ceremony.sign,
 }));
