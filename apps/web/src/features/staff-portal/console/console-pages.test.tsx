@@ -58,7 +58,7 @@ describe('the console', () => {
     expect(screen.queryByRole('navigation')).toBeNull();
   });
 
-  it('shows a manager only the Staff section, and an admin every section', async () => {
+  it('shows a manager the Staff and Audit log sections, and an admin every section', async () => {
     storeSession('customer', { accessType: 'Customer' });
     const manager = renderPortalPage(<ConsoleLayout scope="customer" />, {
       path: '/d/console/staff',
@@ -73,7 +73,8 @@ describe('the console', () => {
       within(nav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Staff']);
+    ).toEqual(['Staff', 'Audit log']);
+    expect(within(nav).getByRole('link', { name: 'Audit log' }).getAttribute('href')).toBe('/d/console/audit');
     manager.unmount();
 
     storeSession('admin');
