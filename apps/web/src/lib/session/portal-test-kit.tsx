@@ -16,6 +16,8 @@ interface SentCall {
   body: unknown;
   /** The query, without its `?`, when the call has one. */
   query?: string;
+  /** The `Authorization` header, when the call sent one. */
+  authorization?: string;
 }
 
 /** An unsigned JWT whose payload is `payload`: enough for the pages, which only decode it. */
@@ -68,10 +70,17 @@ export function portalServicesFor(routes: ScriptedRoutes = {}) {
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input), 'http://apps.localhost');
     const route = `${init?.method ?? 'GET'} ${url.pathname}`;
-    const type = new Headers(init?.headers).get('content-type') ?? 'application/json';
+    const headers = new Headers(init?.headers);
+    const type = headers.get('content-type') ?? 'application/json';
+    const authorization = headers.get('authorization');
     const text = typeof init?.body === 'string' ? init.body : undefined;
     const body = text !== undefined && type.includes('json') ? JSON.parse(text) : text;
-    sent.push({ route, body, ...(url.search === '' ? {} : { query: url.search.slice(1) }) });
+    sent.push({
+      route,
+      body,
+      ...(url.search === '' ? {} : { query: url.search.slice(1) }),
+      ...(authorization === null ? {} : { authorization }),
+    });
     const scripted = routes[route];
     const answer =
       scripted === undefined ? { status: 599 } : typeof scripted === 'function' ? scripted(body) : scripted;

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { renderPortalPage, storeSession } from '../../../../lib/session/portal-test-kit.tsx';
+import { fakeJwt, renderPortalPage, storeSession } from '../../../../lib/session/portal-test-kit.tsx';
 import { factorsBody, fullSession, stepUpRefusal } from '../../second-factor-fixtures.ts';
 import { AuditPage } from './audit-page.tsx';
 import { ConsumersPage } from './consumers-page.tsx';
@@ -184,7 +184,8 @@ describe('AuditPage', () => {
   it("shows a manager their organization's rows without asking for an organization", async () => {
     // Only the customer portal's session: the page calls as the manager, not as an admin.
     window.sessionStorage.clear();
-    storeSession('customer');
+    const managerToken = fakeJwt({ user: { name: 'Mia Manager', context: { roleId: 2 } }, tid: 1001 });
+    storeSession('customer', { accessToken: managerToken, accessType: 'Customer' });
     const user = userEvent.setup();
     const { sent } = renderPortalPage(<AuditPage scope="customer" />, {
       path: '/d/console/audit',
@@ -200,5 +201,6 @@ describe('AuditPage', () => {
     await user.type(screen.getByLabelText(/Consumer id/), 'C-17');
     await user.click(screen.getByRole('button', { name: 'Show the rows' }));
     await waitFor(() => expect(sent.at(-1)?.query).toBe('consumerId=C-17'));
+    expect(sent.map((call) => call.authorization)).toEqual(sent.map(() => `Bearer ${managerToken}`));
   });
 });
