@@ -187,7 +187,7 @@ describe('AuditPage', () => {
     const managerToken = fakeJwt({ user: { name: 'Mia Manager', context: { roleId: 2 } }, tid: 1001 });
     storeSession('customer', { accessToken: managerToken, accessType: 'Customer' });
     const user = userEvent.setup();
-    const { sent } = renderPortalPage(<AuditPage scope="customer" />, {
+    const { sent, authorizations } = renderPortalPage(<AuditPage scope="customer" />, {
       path: '/d/console/audit',
       routes: {
         [`GET ${api}/audit`]: { status: 200, body: { rows: [auditRow(4)], nextCursor: null } },
@@ -201,6 +201,6 @@ describe('AuditPage', () => {
     await user.type(screen.getByLabelText(/Consumer id/), 'C-17');
     await user.click(screen.getByRole('button', { name: 'Show the rows' }));
     await waitFor(() => expect(sent.at(-1)?.query).toBe('consumerId=C-17'));
-    expect(sent.map((call) => call.authorization)).toEqual(sent.map(() => `Bearer ${managerToken}`));
+    expect(authorizations).toEqual(sent.map(() => `Bearer ${managerToken}`));
   });
 });
