@@ -305,7 +305,10 @@ describe(`the operator console's organizations and staff (${databaseLabel})`, ()
         ['GET', '/organizations'],
         ['POST', '/organizations', { subdomain: 'managerorg', name: 'Nope' }],
         ['PATCH', '/organizations/1001', { name: 'Renamed' }],
+        ['PATCH', `/organizations/${otherOrganization.customerId}`, { name: 'Renamed' }],
         ['PATCH', `/staff/${colleague.id}/manager`, { manager: true }],
+        ['PATCH', `/staff/${otherOrganizationUser.id}/manager`, { manager: true }],
+        ['PATCH', `/staff/${await adminUserId()}/manager`, { manager: false }],
         ['GET', '/staff?kind=admin'],
         ['POST', '/staff', { kind: 'admin', username: 'new.admin', email: 'new.admin@example.com' }],
         [
