@@ -1,5 +1,5 @@
 import type { ConsoleOrganization, ConsoleStaffUser } from '@entry/domain';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderPortalPage, storeSession } from '../../../lib/session/portal-test-kit.tsx';
@@ -58,7 +58,7 @@ describe('the console', () => {
     expect(screen.queryByRole('navigation')).toBeNull();
   });
 
-  it('shows a manager only the Staff section, and an admin every section', async () => {
+  it('shows a manager the Staff and Audit log sections, and an admin every section', async () => {
     storeSession('customer', { accessType: 'Customer' });
     const manager = renderPortalPage(<ConsoleLayout scope="customer" />, {
       path: '/d/console/staff',
@@ -73,7 +73,10 @@ describe('the console', () => {
       within(nav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Staff']);
+    ).toEqual(['Staff', 'Audit log']);
+    expect(within(nav).getByRole('link', { name: 'Audit log' }).getAttribute('href')).toBe(
+      '/d/console/audit',
+    );
     manager.unmount();
 
     storeSession('admin');
@@ -202,5 +205,65 @@ describe('OrganizationsPage', () => {
       consumerMfaRequired: true,
       maxPasswordAgeDays: null,
     });
+  });
+
+  it("previews a new logo before saving, shows the server's words for a refused one, and sends the change", async () => {
+    storeSession('admin');
+    const user = userEvent.setup();
+    const scripted = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
+    const drawn = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="10" height="10"/></svg>';
+    const refusedLogo =
+      'The logo must be a PNG or SVG file of at most 64 KB that only draws: it runs a script.';
+    let patches = 0;
+    const { sent } = renderPortalPage(<OrganizationsPage scope="admin" />, {
+      path: '/a/console/organizations',
+      routes: {
+        [`GET ${base}/organizations`]: { status: 200, body: { organizations: [organization] } },
+        [`PATCH ${base}/organizations/1001`]: () => {
+          patches += 1;
+          return patches === 1
+            ? {
+                status: 400,
+                body: {
+                  errorCode: 'InvalidValue',
+                  message: refusedLogo,
+                  errors: [{ field: 'logo', message: refusedLogo }],
+                },
+              }
+            : { status: 200, body: { ...organization, name: 'Sender Renamed', hasLogo: true } };
+        },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Edit Sender Inc.' }));
+    const form = screen.getByRole('form', { name: 'Edit Sender Inc.' });
+    const logoField = within(form).getByLabelText(/Logo/);
+    const svgFile = (text: string) => new File([text], 'logo.svg', { type: 'image/svg+xml' });
+
+    await user.upload(logoField, svgFile(scripted));
+    const preview = await within(form).findByRole('img', { name: 'Preview of the new logo' });
+    expect(preview.getAttribute('src')).toBe(`data:image/svg+xml;base64,${btoa(scripted)}`);
+    expect(sent.filter((call) => call.route.startsWith('PATCH'))).toEqual([]);
+
+    const name = within(form).getByLabelText('Name');
+    await user.clear(name);
+    await user.type(name, 'Sender Renamed');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(refusedLogo)).toBeTruthy();
+    expect(screen.getByRole('form', { name: 'Edit Sender Inc.' })).toBeTruthy();
+
+    await user.upload(logoField, svgFile(drawn));
+    await waitFor(() =>
+      expect(within(form).getByRole('img', { name: 'Preview of the new logo' }).getAttribute('src')).toBe(
+        `data:image/svg+xml;base64,${btoa(drawn)}`,
+      ),
+    );
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved Sender Renamed.')).toBeTruthy();
+    const patched = sent.filter((call) => call.route === `PATCH ${base}/organizations/1001`);
+    expect(patched.map((call) => (call.body as { logoBase64?: string }).logoBase64)).toEqual([
+      btoa(scripted),
+      btoa(drawn),
+    ]);
+    expect(patched.at(-1)?.body).toMatchObject({ name: 'Sender Renamed', staffSecondFactor: 'optional' });
   });
 });

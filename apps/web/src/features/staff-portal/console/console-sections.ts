@@ -34,7 +34,7 @@ const consoleSections: ConsoleSection[] = [
   {
     path: 'audit',
     label: 'Audit log',
-    adminOnly: true,
+    adminOnly: false,
     page: lazy(() => import('./data/audit-page.tsx').then((m) => ({ default: m.AuditPage }))),
   },
 ];

@@ -74,7 +74,9 @@ export function HomePage({ scope, session }: { scope: StaffScope; session: Sessi
           </Link>
           {consoleOffered && (
             <Link to={consoleHref(scope)}>
-              {scope === 'admin' ? 'Console: organizations and staff' : "Console: your organization's staff"}
+              {scope === 'admin'
+                ? 'Console: organizations and staff'
+                : "Console: your organization's staff and audit log"}
             </Link>
           )}
         </p>

@@ -31,7 +31,7 @@ type MailingsState =
   | { kind: 'failed'; message: string };
 
 function useMailings(customerId: number) {
-  const api = useConsoleData();
+  const api = useConsoleData('admin');
   const [state, setState] = useState<MailingsState>({ kind: 'loading' });
   const load = useCallback(() => {
     setState({ kind: 'loading' });
@@ -107,7 +107,7 @@ function MailingsTable({
 
 /** One organization's consumers import, mailing upload and mailings. */
 function OrganizationData({ customerId }: { customerId: number }) {
-  const api = useConsoleData();
+  const api = useConsoleData('admin');
   // Every change needs a second factor used lately: the page asks for one, then goes on.
   const { withStepUp, prompt } = useStepUp('admin');
   const { state, reload } = useMailings(customerId);
