@@ -6,6 +6,10 @@ export const secondFactorMessages = {
   wrongCode: 'The code is not correct.',
   passkeyNotRegistered: 'This passkey is not registered.',
   stepUpRequired: 'Confirm it is you with your second factor first.',
+  stepUpWithoutFactor:
+    'This change needs a second factor, and you have none yet. Set one up on your security page, then try again.',
+  stepUpFactorsOff:
+    'This change needs a second factor, and second factors are turned off for your organization. Ask an administrator to make the change, or to allow second factors.',
   pendingExpired: 'This sign-in has timed out. Sign in again with your password.',
   locked:
     'Second-factor sign-in to this account is locked after too many failed attempts. Try again later, or ask your administrator to unlock it.',

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderPortalPage, storeSession } from '../../../lib/session/portal-test-kit.tsx';
+import { factorsBody, stepUpRefusal } from '../common/second-factor-fixtures.ts';
 import { ConsoleLayout } from './console-layout.tsx';
 import { OrganizationsPage } from './organizations-page.tsx';
 import { StaffPage } from './staff-page.tsx';
@@ -121,6 +122,43 @@ describe('StaffPage', () => {
     expect(await screen.findByText('Active')).toBeTruthy();
     expect(sent.map((call) => call.route)).toContain(`POST ${base}/staff/7/unlock`);
   });
+
+  it.each([
+    {
+      policy: 'optional',
+      says: 'This change needs a second factor, and you have none yet. Set one up on your security page, then try again.',
+      link: true,
+    },
+    {
+      policy: 'off',
+      says: 'This change needs a second factor, and second factors are turned off for your organization. Ask an administrator to make the change, or to allow second factors.',
+      link: false,
+    },
+  ])(
+    'tells a manager with no second factor what to do when a change asks for one (policy $policy)',
+    async ({ policy, says, link }) => {
+      storeSession('customer', { accessType: 'Customer' });
+      const { sent } = renderPortalPage(<StaffPage scope="customer" />, {
+        path: '/d/console/staff',
+        routes: {
+          [`GET ${base}/staff`]: {
+            status: 200,
+            body: { users: [staffUser({ lockedUntil: '2030-01-01T10:00:00.000Z' })] },
+          },
+          [`POST ${base}/staff/7/unlock`]: () => stepUpRefusal(),
+          'GET /api/auth/v1/customer/second-factors': { status: 200, body: factorsBody({ policy }) },
+        },
+      });
+      const row = (await screen.findByText('Colleague One')).closest('tr') as HTMLElement;
+      await userEvent.click(within(row).getByRole('button', { name: 'Unlock: colleague.one' }));
+      expect(await screen.findByRole('heading', { name: 'Confirm it is you' })).toBeTruthy();
+      expect((await screen.findByRole('alert')).textContent).toContain(says);
+      expect(screen.queryByLabelText(/code/i)).toBeNull();
+      const securityLink = screen.queryByRole('link', { name: 'Open the security page' });
+      expect(securityLink?.getAttribute('href') ?? null).toBe(link ? '/d/security' : null);
+      expect(sent.filter((call) => call.route.includes('/sign-in/second-factor'))).toEqual([]);
+    },
+  );
 
   it('asks before disabling a user, and sends nothing when canceled', async () => {
     storeSession('customer', { accessType: 'Customer' });
