@@ -129,6 +129,24 @@ export const operatorRefusals = {
     message: ({ kind, username }: { kind: string; username: string }) =>
       `There is already a ${kind} user named "${username}".`,
   },
+  // The console's wording of `tenantRequired`, `tenantForbidden` and `nothingToUpdate`: a page has fields, not the CLI's flags.
+  consoleOrganizationRequired: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'A customer user belongs to an organization: enter its customer id.',
+    fields: ['customerId'],
+  },
+  consoleOrganizationForbidden: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: 'An admin belongs to no organization: leave the customer id empty.',
+    fields: ['customerId'],
+  },
+  consoleNothingToUpdate: {
+    status: 400,
+    errorCode: 'InvalidValue',
+    message: "Change at least one of the organization's details before saving.",
+  },
   staffUserIdNotFound: { status: 404, errorCode: 'ItemNotFound', message: 'There is no such user.' },
   managerOfAdmin: {
     status: 400,

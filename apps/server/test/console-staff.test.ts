@@ -1,4 +1,5 @@
 import type {
+  AuditPage,
   AuthTokenResult,
   ConsoleOrganization,
   ConsoleOrganizationList,
@@ -304,7 +305,10 @@ describe(`the operator console's organizations and staff (${databaseLabel})`, ()
         ['GET', '/organizations'],
         ['POST', '/organizations', { subdomain: 'managerorg', name: 'Nope' }],
         ['PATCH', '/organizations/1001', { name: 'Renamed' }],
+        ['PATCH', `/organizations/${otherOrganization.customerId}`, { name: 'Renamed' }],
         ['PATCH', `/staff/${colleague.id}/manager`, { manager: true }],
+        ['PATCH', `/staff/${otherOrganizationUser.id}/manager`, { manager: true }],
+        ['PATCH', `/staff/${await adminUserId()}/manager`, { manager: false }],
         ['GET', '/staff?kind=admin'],
         ['POST', '/staff', { kind: 'admin', username: 'new.admin', email: 'new.admin@example.com' }],
         [
@@ -317,6 +321,64 @@ describe(`the operator console's organizations and staff (${databaseLabel})`, ()
         const response = await consoleCall(method, path, manager, body);
         expect([method, path, response.status]).toEqual([method, path, 403]);
       }
+    });
+
+    it('answers a manager 403 for the consumers and mailings of any organization, and 404 for its audit rows', async () => {
+      const csvUpload = (path: string) =>
+        call(server.baseUrl, 'POST', `${base}${path}`, {
+          token: manager,
+          rawBody: 'consumerId\n',
+          headers: { 'content-type': 'text/csv' },
+        });
+      for (const customerId of [1001, otherOrganization.customerId]) {
+        const refused = [
+          await consoleCall('GET', `/organizations/${customerId}/mailings`, manager),
+          await csvUpload(`/organizations/${customerId}/consumers`),
+          await csvUpload(`/organizations/${customerId}/mailings`),
+          await consoleCall('POST', '/mailings/any-mailing/revoke', manager),
+        ];
+        expect(refused.map((response) => [response.status, response.body])).toEqual(
+          refused.map(() => [403, expect.objectContaining({ errorCode: 'NotPermitted' })]),
+        );
+      }
+      const otherAudit = [
+        await consoleCall('GET', `/audit?customerId=${otherOrganization.customerId}`, manager),
+        await consoleCall(
+          'GET',
+          `/audit/export?format=csv&customerId=${otherOrganization.customerId}`,
+          manager,
+        ),
+      ];
+      expect(otherAudit.map((response) => response.status)).toEqual([404, 404]);
+    });
+
+    it("shows a manager only their own organization's audit rows, never another's or an admin's", async () => {
+      const event = 'test.cross-organization';
+      for (const tenantId of [1001, otherOrganization.customerId, null]) {
+        await server.ctx.audit.record({ event, outcome: 'success', actor: 'admin:1', tenantId });
+      }
+      const customerIdsOf = async (token: string, query: string) => {
+        const page = await consoleCall<AuditPage>('GET', `/audit?event=${event}${query}`, token);
+        expect(page.status).toBe(200);
+        return page.body.rows.map((row) => row.customerId);
+      };
+      expect(await customerIdsOf(manager, '')).toEqual([1001]);
+      expect(await customerIdsOf(manager, '&customerId=1001')).toEqual([1001]);
+      expect(await customerIdsOf(admin, '')).toEqual([null, otherOrganization.customerId, 1001]);
+
+      const exported = await fetch(`${server.baseUrl}${base}/audit/export?format=jsonl&event=${event}`, {
+        headers: { authorization: `Bearer ${manager}` },
+      });
+      expect(exported.status).toBe(200);
+      const lines = (await exported.text())
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { tenantId: number | null });
+      expect(lines.map((line) => line.tenantId)).toEqual([1001]);
+      const [record] = (await auditRows('operator.audit.export')).filter(
+        (row) => (row.detail as { event?: string }).event === event,
+      );
+      expect(record).toMatchObject({ actor: `customer:${managerId}`, tenantId: 1001 });
     });
 
     it('answers a customer user who is not a manager, and a launched session, 403 on every call', async () => {
@@ -342,6 +404,9 @@ describe(`the operator console's organizations and staff (${databaseLabel})`, ()
           ['GET', '/staff'],
           ['POST', '/staff', { kind: 'customer', username: 'x.one', email: 'x.one@example.com' }],
           ...staffActions.map((action): [string, string] => ['POST', `/staff/${colleague.id}/${action}`]),
+          ['GET', '/audit'],
+          ['GET', '/audit/export?format=csv'],
+          ['GET', '/organizations/1001/mailings'],
         ];
         for (const [method, path, body] of calls) {
           const response = await consoleCall(method, path, token, body);
@@ -354,6 +419,45 @@ describe(`the operator console's organizations and staff (${databaseLabel})`, ()
       const response = await call(server.baseUrl, 'GET', `${base}/staff`);
       expect(response.status).toBe(401);
     });
+  });
+
+  it("speaks of the page's fields, not the CLI's flags, when an invitation or a change lacks a detail", async () => {
+    const refusals = [
+      await consoleCall('POST', '/staff', admin, {
+        kind: 'customer',
+        username: 'no.organization',
+        email: 'no.organization@example.com',
+      }),
+      await consoleCall('POST', '/staff', admin, {
+        kind: 'admin',
+        customerId: 1001,
+        username: 'admin.with.organization',
+        email: 'admin.with.organization@example.com',
+      }),
+      await consoleCall('PATCH', '/organizations/1001', admin, {}),
+    ];
+    expect(refusals.map((response) => [response.status, response.body])).toEqual([
+      [
+        400,
+        expect.objectContaining({
+          message: 'A customer user belongs to an organization: enter its customer id.',
+          errors: [expect.objectContaining({ field: 'customerId' })],
+        }),
+      ],
+      [
+        400,
+        expect.objectContaining({
+          message: 'An admin belongs to no organization: leave the customer id empty.',
+          errors: [expect.objectContaining({ field: 'customerId' })],
+        }),
+      ],
+      [
+        400,
+        expect.objectContaining({
+          message: "Change at least one of the organization's details before saving.",
+        }),
+      ],
+    ]);
   });
 
   it('refuses a change when the second factor is older than 15 minutes, and lets the user step up', async () => {
@@ -421,5 +525,11 @@ describe(`the operator console's organizations and staff (${databaseLabel})`, ()
         `${base}/staff/{userId}/manager`,
       ]),
     );
+    const descriptionOf = (path: string, method: string) =>
+      (document.paths[`${base}${path}`]?.[method] as { description?: string } | undefined)?.description;
+    expect(descriptionOf('/audit', 'get')).toMatch(/customer manager only their own organization/);
+    expect(descriptionOf('/audit/export', 'get')).toMatch(/customer manager only their own organization/);
+    expect(descriptionOf('/organizations/{customerId}/mailings', 'get')).toMatch(/^Admins only/);
+    expect(descriptionOf('/organizations/{customerId}/consumers', 'post')).toMatch(/^Admins only/);
   });
 });

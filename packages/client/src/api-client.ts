@@ -18,7 +18,7 @@ import { createTokenStore, type KeyValueStorage, type TokenStore } from './token
 export interface ApiClientOptions {
   /** The portal the client serves: its token is sent and kept fresh by default. */
   scope: Scope;
-  /** `sessionStorage` in the browser (spec section 3). */
+  /** `sessionStorage` in the browser (docs/rules.md#web). */
   storage: KeyValueStorage;
   hooks: ClientHooks;
   fetch?: typeof fetch | undefined;
@@ -39,7 +39,7 @@ export interface ApiClient {
   customerAuth: CustomerAuthApi;
   adminSecondFactors: SecondFactorsApi;
   customerSecondFactors: SecondFactorsApi;
-  /** The client's own scope's actions, with the scope rules of spec section 6. */
+  /** The client's own scope's actions; one the scope lacks rejects before anything is sent. */
   auth: ScopeAuthApi;
   launch: LaunchApi;
   emailSubscriptions: EmailSubscriptionsApi;

@@ -1,7 +1,7 @@
 import type { ErrorBody, ErrorCode } from '@entry/domain';
 
 /**
- * - `listed`: a status the call's contract lists (spec section 7, plus docs/rules.md#errors).
+ * - `listed`: a status the call's contract lists (docs/rules.md#errors).
  * - `unexpected`: any other status but 200 and 204, or a 200 whose body breaks the wire schema.
  * - `notAuthorized`: the session is gone (expired token, or a 401 on a call sent with a bearer token).
  * - `parameter`: a client-side check failed; nothing was sent.

@@ -51,7 +51,7 @@ const access = {
   customerName: 'S',
 };
 
-describe('the calls of spec section 7', () => {
+describe('every call of the API', () => {
   it.each<{ name: string; send: (client: ApiClient) => Promise<unknown>; answer: unknown; request: string }>([
     {
       name: 'access by subdomain',

@@ -145,7 +145,6 @@ export function createConsoleDataApi(http: HttpClient): ConsoleDataApi {
         query: { ...query },
         reader: auditPageReader,
         listed: [],
-        scope: 'admin',
       }),
     exportAudit: (query, options = {}) =>
       http.call({
@@ -155,7 +154,6 @@ export function createConsoleDataApi(http: HttpClient): ConsoleDataApi {
         query: { ...query },
         reader: textReader,
         listed: [],
-        scope: 'admin',
       }),
   };
 }

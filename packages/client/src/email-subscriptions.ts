@@ -21,7 +21,7 @@ export interface EmailSubscriptionsApi {
 
 const subscriptionReader = datedReader<EmailSubscriptionResult>(emailSubscriptionSchema);
 const subscriptionPath = '/api/v1/communication/email/subscription';
-/** Spec section 7 lists the same statuses for both calls. */
+/** Both calls list the same statuses. */
 const listed = [401, 404, 502] as const;
 
 export function createEmailSubscriptionsApi(http: HttpClient): EmailSubscriptionsApi {

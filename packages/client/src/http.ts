@@ -60,7 +60,7 @@ export interface CallSpec extends CallOptions {
   query?: Record<string, QueryValue>;
   /** Sent as JSON. */
   body?: unknown;
-  /** The statuses the call's contract lists (spec section 7); 400, 401, 403 and 429 always are. */
+  /** The statuses the call's contract lists (docs/rules.md#errors); 400, 401, 403 and 429 always are. */
   listed: readonly number[];
   /** Whose token is sent, checked and refreshed; the client's scope by default. */
   scope?: Scope;

@@ -17,7 +17,7 @@ import type { HttpClient } from './http.ts';
 import { createAdminAuthApi, createCustomerAuthApi } from './staff-auth.ts';
 
 /**
- * Every action of spec section 6 for one scope chosen at run time (a portal's sign-out button, a
+ * Every sign-in and session action for one scope chosen at run time (a portal's sign-out button, a
  * sign-in page shared by admin and customer). An action the scope lacks, or any action of an
  * unknown scope, rejects with the domain's scope error before anything is sent.
  */

@@ -10,7 +10,7 @@ import { authPath } from './auth-paths.ts';
 import type { HttpClient } from './http.ts';
 import { signIn, signOut } from './sessions.ts';
 
-/** Admin and customer users sign in with a password (spec section 6). */
+/** Admin and customer users sign in with a password. */
 export interface StaffAuthApi {
   /** POST /v1/{scope}/sign-in; 401 `InvalidSignIn`, `UserLocked` or `PasswordExpired` is the page's to show. */
   signIn(request: PasswordSignInRequest): Promise<AuthTokenResult>;

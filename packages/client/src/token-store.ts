@@ -16,7 +16,7 @@ import { safeParse } from 'zod/v4/core';
 export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 interface TokenScopeOption {
-  /** Save or remove another scope's token than the store's own (spec section 4: the scope override). */
+  /** Save or remove another scope's token than the store's own (the scope override). */
   scope?: Scope | undefined;
 }
 

@@ -4,8 +4,8 @@ import { safeParse } from 'zod/v4/core';
 /**
  * Reads a response body: validates it with the wire schema of `packages/domain`, then turns the
  * values the schema declares as ISO date-times into instants and as ISO dates into local calendar
- * dates (spec section 7). Reviving by the schema rather than by the shape of every string keeps a
- * value such as a subdomain that happens to look like a date a string.
+ * dates (docs/rules.md#date-of-birth). Reviving by the schema rather than by the shape of every
+ * string keeps a value such as a subdomain that happens to look like a date a string.
  */
 export interface ResponseReader<T> {
   read(json: unknown): { ok: true; value: T } | { ok: false };

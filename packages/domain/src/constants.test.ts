@@ -8,7 +8,7 @@ import {
   updateCheckIntervalMs,
 } from './constants.ts';
 
-describe('business constants of spec section 9', () => {
+describe('business constants', () => {
   it.each([
     ['snack-bar duration', snackBar.durationMs, 3000],
     ['snack-bar position', snackBar.verticalPosition, 'top'],

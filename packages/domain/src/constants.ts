@@ -1,4 +1,4 @@
-/** The business constants and limits of spec section 9, named once so UI, client and server agree. */
+/** The business constants and limits, named once so UI, client and server agree. */
 
 const msPerMinute = 60_000;
 

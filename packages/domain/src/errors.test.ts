@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorCodes, errorMessages, isErrorCode } from './errors.ts';
 
-describe('error codes of spec section 8', () => {
+describe('error codes', () => {
   it('are the 20 codes, spelled as the API sends them', () => {
     expect(errorCodes).toEqual([
       'Unknown',

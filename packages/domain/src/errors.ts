@@ -1,4 +1,4 @@
-/** The error codes of spec section 8, spelled exactly as the API sends them (including `ToManyRequests`). */
+/** The error codes, spelled exactly as the API sends them (including `ToManyRequests`). */
 export const errorCodes = [
   'Unknown',
   'InvalidValue',
@@ -28,7 +28,7 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (errorCodes as readonly string[]).includes(value);
 }
 
-/** The user-facing texts of the error catalogue (spec section 8), word for word. */
+/** The user-facing texts of the error catalogue, word for word. */
 export const errorMessages = {
   listedStatus: 'A server side error occurred.',
   unexpectedStatus: 'An unexpected server error occurred.',

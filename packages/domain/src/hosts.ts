@@ -10,7 +10,7 @@ export type HostRole =
 /**
  * What the current host is, given the configured parent domain. A host whose first label is
  * `apps` is an apps host whatever follows it, because the provider's markers are read from the
- * domain that follows (spec section 2).
+ * domain that follows (docs/rules.md#hosts).
  */
 export function hostRoleOf(hostname: string, domain: string): HostRole {
   const host = hostname.toLowerCase().replace(/\.$/, '');

@@ -3,7 +3,7 @@
  * package imports it (guarded by `messages.test.ts`).
  */
 
-/** The subdomain field of the domain picker (spec section 5), in the order they are checked. */
+/** The subdomain field of the domain picker, in the order they are checked. */
 export const subdomainFieldMessages = {
   required: 'This field is required.',
   length: 'This value must be between 3 and 63 characters long.',
@@ -16,18 +16,18 @@ export function parameterMustBeDefinedMessage(name: string): string {
   return `The parameter '${name}' must be defined.`;
 }
 
-/** The client-side call checks of spec section 5. */
+/** The client-side call checks' messages. */
 export const callCheckMessages = {
   tokenMustBeDefined: parameterMustBeDefinedMessage('token'),
   unsubscribedCannotBeNull: "The parameter 'unsubscribed' cannot be null.",
 } as const;
 
-/** Spec section 6: an action that a scope does not support. */
+/** An action that a scope does not support. */
 export function scopeDoesNotImplementMessage(scope: string, action: string): string {
   return `${scope} does not implement ${action}`;
 }
 
-/** Spec section 6: an unknown scope. */
+/** An unknown scope. */
 export function unrecognizedScopeMessage(scope: string): string {
   return `${scope} is not a recognized scope.`;
 }
@@ -40,7 +40,7 @@ export interface EmailStatusText {
 
 const yourEmail = 'Your email ';
 
-/** The texts of the screens of spec section 2. */
+/** The screens' texts. */
 export const pageTexts = {
   domainPicker: {
     title: 'Enter Domain',

@@ -1,6 +1,6 @@
 import { scopeDoesNotImplementMessage, unrecognizedScopeMessage } from './messages.ts';
 
-/** The three user groups (spec section 6). */
+/** The three user groups. */
 export const scopes = ['admin', 'customer', 'consumer'] as const;
 
 export type Scope = (typeof scopes)[number];

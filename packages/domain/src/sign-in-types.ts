@@ -1,4 +1,4 @@
-/** Consumer sign-in types (spec sections 3 and 9). */
+/** Consumer sign-in types. */
 export const signInTypes = ['None', 'Direct', 'Last4Ssn', 'PostalCode', 'DateOfBirth'] as const;
 
 export type SignInType = (typeof signInTypes)[number];

@@ -1,4 +1,4 @@
-/** Target codes of a link and the consumer portal pages they lead to (spec section 2). */
+/** Target codes of a link and the consumer portal pages they lead to. */
 
 export const targetPaths = {
   0: 'account-summary',

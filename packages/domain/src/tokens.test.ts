@@ -178,7 +178,7 @@ describe('storage', () => {
     expect(tokenStorageKey(scope)).toBe(key);
   });
 
-  it('names the stored keys exactly as spec section 3', () => {
+  it('names the stored keys exactly as docs/rules.md#web lists them', () => {
     expect(Object.values(storageKeys).sort()).toEqual(
       [
         'idle-expired-time',

@@ -2,7 +2,7 @@ import { type AccessType, type AuthTokenResult, accessTypeSchema } from './api/s
 import { accessTokenRefreshFraction, tokenLifetimeUnitMs } from './constants.ts';
 import { z } from './zod.ts';
 
-/** The access token record kept in session storage (spec section 3). */
+/** The access token record kept in session storage (docs/rules.md#web). */
 export interface TokenRecord {
   token: string;
   accessType: AccessType | null;
@@ -87,7 +87,7 @@ export function roleIdOf(payload: JwtPayload | null | undefined): RoleId | null 
   return null;
 }
 
-/** What the entry application knows about the current token (spec section 3). */
+/** What the entry application knows about the current token. */
 export interface TokenState {
   token: string;
   expired: boolean;
@@ -121,7 +121,7 @@ export function tokenStorageKey(scope: string): string {
   return `${scope}-token`;
 }
 
-/** The exact storage key names of spec section 3 (all kept in session storage, docs/rules.md#web). */
+/** The exact storage key names (all kept in session storage, docs/rules.md#web). */
 export const storageKeys = {
   idleExpiredTime: 'idle-expired-time',
   integrationType: 'integrationType',

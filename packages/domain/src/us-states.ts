@@ -4,7 +4,7 @@ export interface UsState {
   abbreviation: string;
 }
 
-/** The 50 states, the District of Columbia and eight territories and freely associated states (spec section 3). */
+/** The 50 states, the District of Columbia and eight territories and freely associated states. */
 export const usStates: readonly UsState[] = [
   { name: 'Alabama', abbreviation: 'AL' },
   { name: 'Alaska', abbreviation: 'AK' },

@@ -94,7 +94,7 @@ describe('validators', () => {
   });
 });
 
-/** [validator, value, passes?] tables, one per rule of spec section 5. */
+/** [validator, value, passes?] tables, one per validator. */
 const table: ReadonlyArray<readonly [string, Validator, FieldValue, boolean]> = [
   ['decimal', validators.decimal, '12', true],
   ['decimal', validators.decimal, '12.50', true],

@@ -22,7 +22,7 @@ export type OptionValue = string | number;
 /** An allowed option: a bare value or a `{ value }` object such as a select option. */
 export type AllowedOption = OptionValue | { readonly value: OptionValue };
 
-/** Our own plain messages for the shared validators; the spec gives none (section 5). */
+/** Our own plain messages for the shared validators; the spec gives none. */
 export const validatorMessages = {
   invalidClientId: 'Select a client.',
   decimal: 'Enter a number, with or without a decimal part.',

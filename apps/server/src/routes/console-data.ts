@@ -15,10 +15,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { refuse } from '../refusals.ts';
 import { exportAudit } from '../services/audit-export.ts';
 import { auditFilterOf, searchAudit } from '../services/audit-search.ts';
-import { type ChangeAuthor, importConsumersAudited } from '../services/consumer-import.ts';
+import {
+  assertConsoleAdmin,
+  consoleActorOf,
+  consoleAdminChange,
+  consoleAuditQuery,
+} from '../services/console.ts';
+import { importConsumersAudited } from '../services/consumer-import.ts';
 import {
   defaultMailingName,
   issueLinksTo,
@@ -26,7 +31,6 @@ import {
   recordLinksIssued,
   revokeMailingAudited,
 } from '../services/mailings.ts';
-import { assertRecentSecondFactor } from '../services/second-factors.ts';
 import { tenantByCustomerId } from '../services/tenants.ts';
 import { principalOf, requireSession } from './session-http.ts';
 
@@ -41,9 +45,14 @@ const consoleCsvLimitBytes = 10 * 1024 * 1024;
 const prefix = '/api/console/v1';
 const tags = ['console'];
 const security = [{ bearer: [] }];
+const adminOnly = 'Admins only (else 403).';
 const stepUpNote =
   'Needs a second factor used in the admin session within the last 15 minutes ' +
-  '(else 403 with `stepUpRequired: true`; step up with `POST /api/auth/v1/admin/sign-in/second-factor`).';
+  '(else 403 with `stepUpRequired: true`; step up with `POST /api/auth/v1/admin/sign-in/second-factor`); ' +
+  'audited with the acting admin.';
+const auditReaders =
+  "Admins read every organization's rows; a customer manager only their own organization's, which " +
+  'a missing `customerId` means (another organization answers 404, and rows of no organization never reach them).';
 const refusals = {
   400: errorBodySchema,
   401: errorBodySchema,
@@ -53,53 +62,38 @@ const refusals = {
 const csvText = z.string().describe('CSV with a header row');
 const organizationParams = z.strictObject({ customerId: customerIdSchema });
 
-/**
- * Who acts in the console, for its authorization and audit rows. Only admins yet: they act on any
- * organization.
- */
-function consoleActorOf(request: FastifyRequest): ChangeAuthor {
-  const principal = principalOf(request);
-  if (principal.staffUserId === null) throw refuse('notAuthorized');
-  return { actor: `admin:${principal.staffUserId}`, ip: request.ip };
-}
-
-/** A change: the console's actor, who must have used a second factor lately. */
-function changeAuthorOf(ctx: AppContext, request: FastifyRequest): ChangeAuthor {
-  const author = consoleActorOf(request);
-  assertRecentSecondFactor(ctx, principalOf(request));
-  return author;
-}
+/** The console's rule (`services/console.ts`) judges who may make each call. */
+const consoleActor = (ctx: AppContext, request: FastifyRequest) => consoleActorOf(ctx, principalOf(request));
 
 export function consoleDataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const admin = requireSession(ctx, 'admin');
+    // Both scopes reach these calls: the console's rule answers 403 to anyone it does not serve.
+    const staffSession = requireSession(ctx, ['admin', 'customer']);
 
     app.get(
       `${prefix}/audit`,
       {
-        preHandler: admin,
+        preHandler: staffSession,
         schema: {
           summary: 'Search the audit log, newest first, a page at a time',
-          description:
-            "Every filter narrows the rows; `consumerId` needs `customerId`. Pass a page's `nextCursor` as `cursor` for the next page.",
+          description: `${auditReaders} Every filter narrows the rows; \`consumerId\` needs \`customerId\`. Pass a page's \`nextCursor\` as \`cursor\` for the next page.`,
           tags,
           security,
           querystring: auditSearchQuerySchema,
           response: { 200: auditPageSchema, ...refusals },
         },
       },
-      async (request) => {
-        consoleActorOf(request);
-        return searchAudit(ctx.db, request.query);
-      },
+      async (request) =>
+        searchAudit(ctx.db, consoleAuditQuery(await consoleActor(ctx, request), request.query)),
     );
 
     app.get(
       `${prefix}/audit/export`,
       {
-        preHandler: admin,
+        preHandler: staffSession,
         schema: {
           summary: 'Export the audit rows a filter picks, oldest first, as CSV or JSON lines',
+          description: `${auditReaders} The export is itself audited with the acting user.`,
           tags,
           security,
           querystring: auditExportQuerySchema,
@@ -113,8 +107,8 @@ export function consoleDataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const author = consoleActorOf(request);
-        const { format, ...query } = request.query;
+        const actor = await consoleActor(ctx, request);
+        const { format, ...query } = consoleAuditQuery(actor, request.query);
         const filter = (await auditFilterOf(ctx.db, query)) ?? { actors: [] };
         const output = new PassThrough();
         const extension = format === 'csv' ? 'csv' : 'jsonl';
@@ -128,9 +122,9 @@ export function consoleDataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             await ctx.audit.record({
               event: 'operator.audit.export',
               outcome: 'success',
-              actor: author.actor,
+              actor: actor.auditName,
               tenantId: query.customerId ?? null,
-              ip: author.ip,
+              ip: request.ip,
               detail: { ...query, format, rows },
             });
             output.end();
@@ -149,9 +143,10 @@ export function consoleDataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       `${prefix}/organizations/:customerId/mailings`,
       {
-        preHandler: admin,
+        preHandler: staffSession,
         schema: {
           summary: "An organization's mailings, newest first, with their links counted",
+          description: adminOnly,
           tags,
           security,
           params: organizationParams,
@@ -159,7 +154,7 @@ export function consoleDataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        consoleActorOf(request);
+        assertConsoleAdmin(await consoleActor(ctx, request));
         const tenant = await tenantByCustomerId(ctx.db, request.params.customerId);
         return { mailings: await listMailings(ctx.db, ctx.clock, tenant.customerId) };
       },
@@ -168,11 +163,11 @@ export function consoleDataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       `${prefix}/mailings/:mailing/revoke`,
       {
-        preHandler: admin,
+        preHandler: staffSession,
         schema: {
           summary:
             'Revoke every link of a mailing: they stop working at once, and the sessions they opened end',
-          description: stepUpNote,
+          description: `${adminOnly} ${stepUpNote}`,
           tags,
           security,
           params: z.strictObject({ mailing: mailingNameSchema }),
@@ -180,7 +175,7 @@ export function consoleDataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const author = changeAuthorOf(ctx, request);
+        const author = consoleAdminChange(ctx, await consoleActor(ctx, request), request.ip);
         const { mailing } = request.params;
         const { revoked } = await revokeMailingAudited(ctx, mailing, author);
         return { mailing, revoked };
@@ -196,7 +191,7 @@ export function consoleDataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       );
 
       // What both uploads take: an organization's CSV, from an admin who stepped up lately.
-      const upload = { bodyLimit: consoleCsvLimitBytes, preHandler: admin } as const;
+      const upload = { bodyLimit: consoleCsvLimitBytes, preHandler: staffSession } as const;
       const uploadSchema = {
         tags,
         security,
@@ -212,12 +207,12 @@ export function consoleDataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           schema: {
             ...uploadSchema,
             summary: "Import or update an organization's consumers from CSV, all or nothing",
-            description: `${stepUpNote} A file with any problem writes nothing: 400 \`InvalidImportFile\` lists each problem with its line and column.`,
+            description: `${adminOnly} ${stepUpNote} A file with any problem writes nothing: 400 \`InvalidImportFile\` lists each problem with its line and column.`,
             response: { 200: consumerImportResultSchema, ...refusals },
           },
         },
         async (request) => {
-          const author = changeAuthorOf(ctx, request);
+          const author = consoleAdminChange(ctx, await consoleActor(ctx, request), request.ip);
           const tenant = await tenantByCustomerId(ctx.db, request.params.customerId);
           return importConsumersAudited(ctx, {
             tenantId: tenant.customerId,
@@ -234,7 +229,7 @@ export function consoleDataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           schema: {
             ...uploadSchema,
             summary: "Issue a mailing's links and answer the letter-links CSV",
-            description: `${stepUpNote} A file with any problem issues nothing: 400 \`InvalidImportFile\` lists each problem with its line and column.`,
+            description: `${adminOnly} ${stepUpNote} A file with any problem issues nothing: 400 \`InvalidImportFile\` lists each problem with its line and column.`,
             querystring: mailingIssueQuerySchema,
             response: {
               200: { description: 'The letter links', content: { 'text/csv': { schema: z.string() } } },
@@ -244,7 +239,7 @@ export function consoleDataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           },
         },
         async (request, reply) => {
-          const author = changeAuthorOf(ctx, request);
+          const author = consoleAdminChange(ctx, await consoleActor(ctx, request), request.ip);
           const tenant = await tenantByCustomerId(ctx.db, request.params.customerId);
           const mailing = request.query.mailing ?? defaultMailingName(ctx.clock.now());
           // Kept until the transaction commits: a refused file answers its problems, never half a file.

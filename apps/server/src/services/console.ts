@@ -1,4 +1,5 @@
 import {
+  type AuditFilterQuery,
   type ConsoleAccess,
   type ConsoleInvitation,
   type ConsoleOrganization,
@@ -17,6 +18,7 @@ import { consumerCountsByTenant } from '../stores/consumers.ts';
 import { listStaffUsers, type StaffUserListing, staffCountsByTenant } from '../stores/staff-user-admin.ts';
 import { findStaffUserById, type StaffUser } from '../stores/staff-users.ts';
 import { findTenantById } from '../stores/tenants.ts';
+import type { ChangeAuthor } from './consumer-import.ts';
 import { resetFactorsOfUser } from './second-factor-resets.ts';
 import { assertRecentSecondFactor } from './second-factors.ts';
 import type { SessionPrincipal } from './sessions.ts';
@@ -78,13 +80,24 @@ export async function consoleAccessOf(ctx: AppContext, principal: SessionPrincip
   return { kind, manager, console: user !== undefined && (kind === 'admin' || manager) };
 }
 
-function assertAdmin(actor: ConsoleActor): void {
+/** The console's admin-only calls: an organization's list, settings, consumers and mailings. */
+export function assertConsoleAdmin(actor: ConsoleActor): void {
   if (actor.kind !== 'admin') throw refuse('notPermitted');
 }
 
 /** A change: the actor's second factor must be recent (the launch's step-up). */
 function assertMayChange(ctx: AppContext, actor: ConsoleActor): void {
   assertRecentSecondFactor(ctx, actor.principal);
+}
+
+/**
+ * An admin's change to an organization's consumers or mailings, made by the CLI's services: the
+ * author their audit rows name, once the admin has stepped up.
+ */
+export function consoleAdminChange(ctx: AppContext, actor: ConsoleActor, ip: string | null): ChangeAuthor {
+  assertConsoleAdmin(actor);
+  assertMayChange(ctx, actor);
+  return { actor: actor.auditName, ip };
 }
 
 async function audit(
@@ -155,7 +168,7 @@ export function listOrganizations(
   actor: ConsoleActor,
   search: string | undefined,
 ): Promise<ConsoleOrganization[]> {
-  assertAdmin(actor);
+  assertConsoleAdmin(actor);
   const text = search?.toLowerCase() ?? '';
   return organizationsMatching(ctx, (tenant) =>
     [tenant.name, tenant.subdomain, String(tenant.customerId)].some((value) =>
@@ -169,7 +182,7 @@ export async function createOrganization(
   actor: ConsoleActor,
   input: ConsoleOrganizationCreate,
 ): Promise<ConsoleOrganization> {
-  assertAdmin(actor);
+  assertConsoleAdmin(actor);
   assertMayChange(ctx, actor);
   const tenant = await createTenant(ctx.db, ctx.config, ctx.clock, {
     subdomain: input.subdomain,
@@ -197,8 +210,9 @@ export async function updateOrganization(
   customerId: number,
   input: ConsoleOrganizationUpdate,
 ): Promise<ConsoleOrganization> {
-  assertAdmin(actor);
+  assertConsoleAdmin(actor);
   assertMayChange(ctx, actor);
+  if (Object.values(input).every((value) => value === undefined)) throw refuse('consoleNothingToUpdate');
   const current = await findTenantById(ctx.db, customerId);
   if (current === undefined) throw refuse('launchTenantNotFound');
   const { tenant, changed } = await updateTenant(ctx.db, ctx.clock, current.subdomain, {
@@ -253,6 +267,14 @@ function scopedTenantId(actor: ConsoleActor, customerId: number | undefined): nu
   return actor.tenantId ?? undefined;
 }
 
+/**
+ * The audit log's filter as the actor may ask it: a manager reads only their organization's rows,
+ * so rows of another organization, and rows of no organization (an admin's own), never reach them.
+ */
+export function consoleAuditQuery<Query extends AuditFilterQuery>(actor: ConsoleActor, query: Query): Query {
+  return { ...query, customerId: scopedTenantId(actor, query.customerId) };
+}
+
 export async function listStaff(
   ctx: AppContext,
   actor: ConsoleActor,
@@ -297,6 +319,8 @@ export async function inviteStaffUser(
     throw refuse('notPermitted');
   }
   const tenantId = input.kind === 'customer' ? scopedTenantId(actor, input.customerId) : input.customerId;
+  if (input.kind === 'customer' && tenantId === undefined) throw refuse('consoleOrganizationRequired');
+  if (input.kind === 'admin' && tenantId !== undefined) throw refuse('consoleOrganizationForbidden');
   assertMayChange(ctx, actor);
   let subdomain: string | undefined;
   if (tenantId !== undefined) {
@@ -365,7 +389,7 @@ export async function setManager(
   userId: number,
   manager: boolean,
 ): Promise<ConsoleStaffUser> {
-  assertAdmin(actor);
+  assertConsoleAdmin(actor);
   const user = await visibleUser(ctx, actor, userId);
   assertMayChange(ctx, actor);
   await setStaffUserManager(ctx.db, user.kind, user.username, manager);

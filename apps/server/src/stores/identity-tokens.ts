@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Language, SignInType } from '@entry/domain';
 import { and, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
-import { type Database, oncePerHandle } from '../db/index.ts';
-import { consumerSettingsOf, consumers, identityTokens, tenants } from '../db/schema.ts';
-import { executeRows } from '../db/sql.ts';
+import type { Database } from '../db/index.ts';
+import { consumerSettingsOf, type consumers, identityTokens, type TenantSettings } from '../db/schema.ts';
+import { executePart, executeRows, fixedText, type StatementPart, sqlPart } from '../db/sql.ts';
 import { type ConsumerOnFile, consumersOnFile } from './consumers.ts';
 import { generateShortId, isGuid, normaliseShortId } from './identity-token-ids.ts';
 import { cachePerHandle } from './read-cache.ts';
@@ -41,32 +41,87 @@ export function forgetIdentityToken(db: Database, token: { guid: string; shortId
   recordCache.made(db)?.delete(tokenCacheKeys(token));
 }
 
-function tokenQuery(db: Database, by: 'guid' | 'shortId', name: string) {
-  const column = by === 'guid' ? identityTokens.guid : identityTokens.shortId;
-  return db
-    .select({
-      token: identityTokens,
-      consumer: consumers,
-      tenant: { id: tenants.id, subdomain: tenants.subdomain, settings: tenants.settings },
-    })
-    .from(identityTokens)
-    .innerJoin(consumers, eq(consumers.id, identityTokens.consumerId))
-    .innerJoin(tenants, eq(tenants.id, identityTokens.tenantId))
-    .where(and(eq(column, sql.placeholder('token')), isNull(identityTokens.revokedAt)))
-    .limit(1)
-    .prepare(name);
+/** A date column as either driver answers it. */
+const dateOf = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
+const dateOrNull = (value: Date | string | null): Date | null => (value === null ? null : dateOf(value));
+
+interface TokenReadRow {
+  token_guid: string;
+  token_short_id: string | null;
+  token_consumer_id: string;
+  token_tenant_id: number;
+  token_source: string;
+  token_sign_in_type: SignInType;
+  token_data: (typeof identityTokens.$inferSelect)['data'];
+  token_created_at: Date | string;
+  token_expires_at: Date | string;
+  token_last_used_at: Date | string | null;
+  token_revoked_at: Date | string | null;
+  token_mailing_id: string | null;
+  token_failed_count: number;
+  token_locked_until: Date | string | null;
+  token_lock_level: number;
+  token_last_failure_at: Date | string | null;
+  consumer_id: string;
+  consumer_tenant_id: number;
+  consumer_consumer_id: string;
+  consumer_name: string;
+  consumer_email: string | null;
+  consumer_last4_ssn_hash: string | null;
+  consumer_postal_code_hash: string | null;
+  consumer_date_of_birth_hash: string | null;
+  consumer_language: Language | null;
+  consumer_failed_count: number;
+  consumer_locked_until: Date | string | null;
+  consumer_lock_level: number;
+  consumer_last_failure_at: Date | string | null;
+  consumer_created_at: Date | string;
+  tenant_id: number;
+  tenant_subdomain: string;
+  tenant_settings: TenantSettings;
 }
 
-type TokenQuery = ReturnType<typeof tokenQuery>;
+/** The lock columns of the token or of its consumer. */
+const lockOf = (row: TokenReadRow, prefix: 'token' | 'consumer') => ({
+  failedCount: row[`${prefix}_failed_count`],
+  lockedUntil: dateOrNull(row[`${prefix}_locked_until`]),
+  lockLevel: row[`${prefix}_lock_level`],
+  lastFailureAt: dateOrNull(row[`${prefix}_last_failure_at`]),
+});
+
+/** The lock columns of `alias`, named with `prefix`. */
+const lockColumnsOf = (alias: string, prefix: string): string =>
+  ['failed_count', 'locked_until', 'lock_level', 'last_failure_at']
+    .map((column) => `${alias}.${column} AS ${prefix}_${column}`)
+    .join(', ');
 
 /**
- * A direct sign-in reads its token on every call: the two reads are built once per handle and
- * prepared once per connection on PostgreSQL, rather than built and planned on every call.
+ * A direct sign-in and a link's lookup read their token on every call: one hand-written statement
+ * per column, prepared once per connection under the name of its text, as the other hot paths.
  */
-const tokenQueriesFor = oncePerHandle((db) => ({
-  byGuid: tokenQuery(db, 'guid', 'entry_identity_token_by_guid'),
-  byShortId: tokenQuery(db, 'shortId', 'entry_identity_token_by_short_id'),
-}));
+function tokenRead(token: { column: 'guid' | 'short_id'; value: string }): StatementPart {
+  const tokenIs =
+    token.column === 'guid'
+      ? sqlPart`it.guid = ${token.value}::uuid`
+      : sqlPart`it.short_id = ${token.value}::text`;
+  return sqlPart`SELECT it.guid::text AS token_guid, it.short_id AS token_short_id,
+      it.consumer_id::text AS token_consumer_id, it.tenant_id AS token_tenant_id, it.source AS token_source,
+      it.sign_in_type AS token_sign_in_type, it.data AS token_data, it.created_at AS token_created_at,
+      it.expires_at AS token_expires_at, it.last_used_at AS token_last_used_at,
+      it.revoked_at AS token_revoked_at, it.mailing_id AS token_mailing_id,
+      ${fixedText(lockColumnsOf('it', 'token'))},
+      c.id::text AS consumer_id, c.tenant_id AS consumer_tenant_id, c.consumer_id AS consumer_consumer_id,
+      c.name AS consumer_name, c.email AS consumer_email, c.last4_ssn_hash AS consumer_last4_ssn_hash,
+      c.postal_code_hash AS consumer_postal_code_hash, c.date_of_birth_hash AS consumer_date_of_birth_hash,
+      c.language AS consumer_language, ${fixedText(lockColumnsOf('c', 'consumer'))},
+      c.created_at AS consumer_created_at,
+      tn.id AS tenant_id, tn.subdomain AS tenant_subdomain, tn.settings AS tenant_settings
+    FROM identity_tokens it
+    JOIN consumers c ON c.id = it.consumer_id
+    JOIN tenants tn ON tn.id = it.tenant_id
+    WHERE ${tokenIs} AND it.revoked_at IS NULL
+    LIMIT 1`;
+}
 
 /**
  * A token that exists and has not been revoked, found by guid or short id, with its consumer's
@@ -76,21 +131,46 @@ export async function findIdentityTokenToVerify(
   db: Database,
   tokenParam: string,
 ): Promise<{ record: IdentityTokenRecord; consumerRow: typeof consumers.$inferSelect } | null> {
-  const queries = tokenQueriesFor(db);
-  let rows: Awaited<ReturnType<TokenQuery['execute']>>;
+  let read: StatementPart;
   if (isGuid(tokenParam)) {
-    rows = await queries.byGuid.execute({ token: tokenParam.toLowerCase() });
+    read = tokenRead({ column: 'guid', value: tokenParam.toLowerCase() });
   } else {
     const shortId = normaliseShortId(tokenParam);
     if (shortId === null) return null;
-    rows = await queries.byShortId.execute({ token: shortId });
+    read = tokenRead({ column: 'short_id', value: shortId });
   }
-  const row = rows[0];
+  const [row] = await executePart<TokenReadRow>(db, read);
   if (row === undefined) return null;
-  const { consumer } = row;
+  const consumer: typeof consumers.$inferSelect = {
+    id: Number(row.consumer_id),
+    tenantId: row.consumer_tenant_id,
+    consumerId: row.consumer_consumer_id,
+    name: row.consumer_name,
+    email: row.consumer_email,
+    last4SsnHash: row.consumer_last4_ssn_hash,
+    postalCodeHash: row.consumer_postal_code_hash,
+    dateOfBirthHash: row.consumer_date_of_birth_hash,
+    language: row.consumer_language,
+    ...lockOf(row, 'consumer'),
+    createdAt: dateOf(row.consumer_created_at),
+  };
   return {
     record: {
-      token: row.token,
+      token: {
+        guid: row.token_guid,
+        shortId: row.token_short_id,
+        consumerId: Number(row.token_consumer_id),
+        tenantId: row.token_tenant_id,
+        source: row.token_source,
+        signInType: row.token_sign_in_type,
+        data: row.token_data,
+        createdAt: dateOf(row.token_created_at),
+        expiresAt: dateOf(row.token_expires_at),
+        lastUsedAt: dateOrNull(row.token_last_used_at),
+        revokedAt: dateOrNull(row.token_revoked_at),
+        mailingId: row.token_mailing_id,
+        ...lockOf(row, 'token'),
+      },
       consumer: {
         id: consumer.id,
         consumerId: consumer.consumerId,
@@ -99,10 +179,10 @@ export async function findIdentityTokenToVerify(
         language: consumer.language,
       },
       tenant: {
-        id: row.tenant.id,
-        subdomain: row.tenant.subdomain,
-        mfaRequired: row.tenant.settings.mfaRequired,
-        ...consumerSettingsOf(row.tenant.settings),
+        id: row.tenant_id,
+        subdomain: row.tenant_subdomain,
+        mfaRequired: row.tenant_settings.mfaRequired,
+        ...consumerSettingsOf(row.tenant_settings),
       },
     },
     consumerRow: consumer,

@@ -41,7 +41,7 @@ function WithUpdateChecks() {
 }
 
 /**
- * The entry routes of spec section 2. The portal areas `/a`, `/d` and `/c` start with a static
+ * The entry routes (docs/rules.md#web). The portal areas `/a`, `/d` and `/c` start with a static
  * segment and are declared so they outrank the link routes (`:token/:target/:targetId` and
  * shorter) for every path of up to three segments, so a link never swallows a portal page.
  */

@@ -10,7 +10,7 @@ let consumerClient: ApiClient | undefined;
  */
 const entryCallTimeoutMs = 20_000;
 
-/** The API client of the entry app, whose sessions are the consumer's (spec section 6). */
+/** The API client of the entry app, whose sessions are the consumer's. */
 export function consumerApi(): ApiClient {
   consumerClient ??= createApiClient({
     scope: 'consumer',

@@ -7,7 +7,7 @@ type RegisterSw = (options: RegisterSWOptions) => (reloadPage?: boolean) => Prom
 export interface AppUpdateDependencies {
   loadRegisterSw: () => Promise<{ registerSW: RegisterSw }>;
   caches: Pick<CacheStorage, 'keys' | 'delete'> | undefined;
-  /** Drops the tokens that must not outlive an update (spec section 6). */
+  /** Drops the tokens that must not outlive an update. */
   dropTokens: () => Promise<void>;
   /** Loads the app again at its root. */
   reloadAtRoot: () => void;
@@ -30,7 +30,7 @@ export interface AppUpdate {
 }
 
 /**
- * The new-version flow of spec section 2 ("Update Available") over vite-plugin-pwa in prompt mode:
+ * The new-version flow ("Update Available") over vite-plugin-pwa in prompt mode:
  * the waiting worker takes over only when the person chooses Refresh.
  */
 export function createAppUpdate(dependencies: AppUpdateDependencies): AppUpdate {

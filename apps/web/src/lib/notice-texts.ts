@@ -1,6 +1,6 @@
 import { errorMessages } from '@entry/domain';
 
-/** The spec's messages that the snack-bar shows (spec section 8). */
+/** The spec's messages that the snack-bar shows. */
 export const noticeTexts = {
   connectionLost: errorMessages.connectionLost,
   serverError: errorMessages.serverError,

@@ -4,7 +4,7 @@ import { signInTypes } from '../sign-in-types.ts';
 import { z } from '../zod.ts';
 
 /**
- * The wire format of every call of spec section 7 (docs/rules.md#calls). The server validates
+ * The wire format of every call (docs/rules.md#calls). The server validates
  * requests and responses with these; the client parses responses with them. Date-times travel as
  * ISO 8601 UTC strings and dates as YYYY-MM-DD.
  */

@@ -147,5 +147,5 @@ export const consumerMessages = {
   },
 } as const;
 
-/** The paths below `/c/` of the pages the target codes lead to (spec section 2). */
+/** The paths below `/c/` of the pages the target codes lead to. */
 export type TargetPath = keyof typeof consumerMessages.portal.targets;

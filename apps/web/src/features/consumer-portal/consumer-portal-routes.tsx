@@ -27,7 +27,7 @@ const VerifyIdentityPage = lazy(() =>
 );
 const MfaPage = lazy(() => import('./mfa-page.tsx').then((m) => ({ default: m.MfaPage })));
 
-/** The paths below `/c/` of the pages the target codes lead to (spec section 2). */
+/** The paths below `/c/` of the pages the target codes lead to. */
 const targetPaths: readonly TargetPath[] = [
   'account-summary',
   'documents',

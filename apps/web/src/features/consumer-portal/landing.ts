@@ -2,7 +2,7 @@ import type { TokenStore } from '@entry/client';
 import { consumerPortalBasePath, storageKeys } from '@entry/domain';
 
 /**
- * Where a verified consumer lands (spec section 4): the page the link targeted, kept under
+ * Where a verified consumer lands: the page the link targeted, kept under
  * `token-redirect` across verification and the code step, with the session guid in the address.
  */
 export function landingPath(tokens: Pick<TokenStore, 'getItem'>, sessionGuid: string): string {

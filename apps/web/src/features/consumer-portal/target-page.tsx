@@ -3,7 +3,7 @@ import { useTexts } from '../../i18n/language.ts';
 import { consumerMessages, type TargetPath } from './consumer-messages.ts';
 import { ProtectedConsumerPage } from './consumer-page.tsx';
 
-/** A page a link can lead to (spec section 2, target codes), optionally for one item (`/:id`). */
+/** A page a link's target code can lead to, optionally for one item (`/:id`). */
 export function TargetPage({ page }: { page: TargetPath }) {
   const { id } = useParams();
   const texts = useTexts('consumer', consumerMessages).portal;

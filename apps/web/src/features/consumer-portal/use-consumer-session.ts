@@ -4,7 +4,7 @@ import { useLocation } from 'react-router';
 import { usePortalServices } from '../../lib/session/portal-api.ts';
 
 /**
- * A portal address carries `?session-guid=` (spec section 2); it is kept in storage for the
+ * A portal address carries `?session-guid=` (docs/rules.md#web); it is kept in storage for the
  * session-guid header and dropped from the address.
  */
 export function useSessionGuidFromAddress(): void {

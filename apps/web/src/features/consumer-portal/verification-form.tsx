@@ -47,7 +47,7 @@ function checksFor(
 
 /**
  * The answers a lookup sign-in needs: one field for a link's sign-in type, or all three. Errors
- * show after submission only (the stricter display of spec section 5).
+ * show after submission only (docs/rules.md#forms).
  */
 export function VerificationForm({
   fields,

@@ -21,7 +21,7 @@ function appsHostUrl(config: AppConfig, path: string): string {
 }
 
 /**
- * What the picker does on load (spec section 2, docs/rules.md#hosts): a tenant host is looked up;
+ * What the picker does on load (docs/rules.md#hosts): a tenant host is looked up;
  * elsewhere a provider marker in the address's domain leads to the admin (`/a`) or customer (`/d`)
  * portal on the apps host, and without one the form is shown.
  */

@@ -40,7 +40,7 @@ function isExpiredOrUnknown(error: unknown): boolean {
 }
 
 /**
- * The link guard of spec section 4: where a link `/{token}[/{target}[/{targetId}]]` opened on a
+ * The link guard (docs/rules.md#web): where a link `/{token}[/{target}[/{targetId}]]` opened on a
  * tenant host sends the person. It reads the identity token and the tenant together, signs in a
  * Direct token at once, and sends every other sign-in type to a verification step. The link is
  * remembered in the tab's `storage` so every way back leads to it. A server that cannot be reached

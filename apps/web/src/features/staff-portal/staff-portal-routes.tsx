@@ -6,24 +6,32 @@ import { IdleTimeout, staffIdleMs } from '../../lib/session/idle-timeout.tsx';
 import { useSessionNavigation } from '../../lib/session/session-navigation.ts';
 import { type SessionView, useSession } from '../../lib/session/use-session.ts';
 import { useSessionLifecycle } from '../../lib/session/use-session-lifecycle.ts';
-import { ChangePasswordPage } from './change-password-page.tsx';
-import { HomePage } from './home-page.tsx';
-import { LaunchBanner } from './launch-banner.tsx';
-import { LaunchPage } from './launch-page.tsx';
-import { ResetPasswordPage } from './reset-password-page.tsx';
-import { SignInPage } from './sign-in-page.tsx';
-import { type StaffScope, staffAccessOf, staffPaths, staffStartPath, useStaffAuth } from './staff-scope.ts';
+import {
+  type StaffScope,
+  staffAccessOf,
+  staffPaths,
+  staffStartPath,
+  useStaffAuth,
+} from './common/staff-scope.ts';
+import { HomePage } from './home/home-page.tsx';
+import { LaunchBanner } from './launch/launch-banner.tsx';
+import { LaunchPage } from './launch/launch-page.tsx';
+import { ChangePasswordPage } from './passwords/change-password-page.tsx';
+import { ResetPasswordPage } from './passwords/reset-password-page.tsx';
+import { SignInPage } from './sign-in/sign-in-page.tsx';
 import '../../lib/session/portal.css';
 
 // The second factors' pages load when a person reaches them, not with every sign-in page.
 const SecondFactorPage = lazy(() =>
-  import('./second-factor-page.tsx').then((m) => ({ default: m.SecondFactorPage })),
+  import('./second-factor/second-factor-page.tsx').then((m) => ({ default: m.SecondFactorPage })),
 );
 // The operator console loads only for the admins and managers who open it.
 const ConsoleLayout = lazy(() =>
   import('./console/console-layout.tsx').then((m) => ({ default: m.ConsoleLayout })),
 );
-const SecurityPage = lazy(() => import('./security-page.tsx').then((m) => ({ default: m.SecurityPage })));
+const SecurityPage = lazy(() =>
+  import('./security/security-page.tsx').then((m) => ({ default: m.SecurityPage })),
+);
 
 /**
  * A page that needs a full session: without one the person is sent where their session belongs

@@ -35,7 +35,7 @@ function controlOf(form: HTMLFormElement, name: string): FormControl | null {
 }
 
 /**
- * When a field shows its error: after the form's submission (sign-in forms, spec section 5), or
+ * When a field shows its error: after the form's submission (sign-in forms, docs/rules.md#forms), or
  * also once the person has left it (every other form).
  */
 export type ErrorsShown = 'after-submission' | 'after-leaving';

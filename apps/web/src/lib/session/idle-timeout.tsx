@@ -32,7 +32,7 @@ const tickMs = 1000;
 /**
  * Signs the person out after a period without activity, with a warning dialog first: an
  * alertdialog that takes the focus, so screen readers read its title and text. The deadline lives
- * under `idle-expired-time` in session storage (spec section 3), so a reload keeps it. With
+ * under `idle-expired-time` in session storage (docs/rules.md#web), so a reload keeps it. With
  * `onActive`, the activity that moves the deadline is passed on too, at most once a minute.
  */
 export function IdleTimeout({
@@ -110,7 +110,7 @@ export function IdleTimeout({
     if (dialog === null) return;
     if (warningShown && !dialog.open) {
       dialog.showModal();
-      // No control takes the focus by itself (spec section 9, dialog defaults): the dialog does.
+      // No control takes the focus by itself (the domain's `dialogDefaults`): the dialog does.
       dialog.focus();
     } else if (!warningShown && dialog.open) {
       dialog.close();

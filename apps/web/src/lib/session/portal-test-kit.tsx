@@ -63,15 +63,19 @@ function LocationProbe() {
  */
 export function portalServicesFor(routes: ScriptedRoutes = {}) {
   const sent: SentCall[] = [];
+  /** Each sent call's `Authorization` header (null without one), in the order of `sent`. */
+  const authorizations: (string | null)[] = [];
   const notified: string[] = [];
   const storage = observeStorage(window.sessionStorage);
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input), 'http://apps.localhost');
     const route = `${init?.method ?? 'GET'} ${url.pathname}`;
-    const type = new Headers(init?.headers).get('content-type') ?? 'application/json';
+    const headers = new Headers(init?.headers);
+    const type = headers.get('content-type') ?? 'application/json';
     const text = typeof init?.body === 'string' ? init.body : undefined;
     const body = text !== undefined && type.includes('json') ? JSON.parse(text) : text;
     sent.push({ route, body, ...(url.search === '' ? {} : { query: url.search.slice(1) }) });
+    authorizations.push(headers.get('authorization'));
     const scripted = routes[route];
     const answer =
       scripted === undefined ? { status: 599 } : typeof scripted === 'function' ? scripted(body) : scripted;
@@ -103,7 +107,7 @@ export function portalServicesFor(routes: ScriptedRoutes = {}) {
     }
     return client;
   };
-  return { api, storage, fetch, hooks, sent, notified };
+  return { api, storage, fetch, hooks, sent, authorizations, notified };
 }
 
 /** Renders a portal page at `path` (see `portalServicesFor`), with where it navigated in `location`. */
@@ -111,7 +115,7 @@ export function renderPortalPage(
   element: ReactNode,
   options: { path: string; pattern?: string; routes?: ScriptedRoutes; state?: unknown },
 ) {
-  const { api, storage, fetch, hooks, sent, notified } = portalServicesFor(options.routes);
+  const { api, storage, fetch, hooks, sent, authorizations, notified } = portalServicesFor(options.routes);
   const result = render(
     <PortalServicesProvider value={{ api, storage, fetch, hooks }}>
       <MemoryRouter
@@ -131,5 +135,5 @@ export function renderPortalPage(
       </MemoryRouter>
     </PortalServicesProvider>,
   );
-  return { ...result, sent, notified, api };
+  return { ...result, sent, authorizations, notified, api };
 }

@@ -14,7 +14,7 @@ const refreshRetryMs = 30_000;
 /**
  * Keeps the scope's session alive while its page is open: the token is renewed once it turns stale
  * (at `refreshAt`), again when a hidden tab comes back, and the session ends with the spec's
- * message when it expires without a renewal (spec section 4, request authorisation).
+ * message when it expires without a renewal.
  */
 export function useSessionLifecycle(scope: Scope): void {
   const { api, storage } = usePortalServices();

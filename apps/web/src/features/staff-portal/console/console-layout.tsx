@@ -3,7 +3,7 @@ import { type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { FormAlert } from '../../../components/form-field.tsx';
 import { LoadingState } from '../../../components/loading-state.tsx';
-import { consoleHref, type StaffScope, staffPaths } from '../staff-scope.ts';
+import { consoleHref, type StaffScope, staffPaths } from '../common/staff-scope.ts';
 import { sectionsOf } from './console-sections.ts';
 import { consoleRefusalMessage, useConsoleApi } from './use-console-api.ts';
 import './console.css';

@@ -1,8 +1,9 @@
 import type { ConsoleOrganization, ConsoleStaffUser } from '@entry/domain';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderPortalPage, storeSession } from '../../../lib/session/portal-test-kit.tsx';
+import { factorsBody, stepUpRefusal } from '../common/second-factor-fixtures.ts';
 import { ConsoleLayout } from './console-layout.tsx';
 import { OrganizationsPage } from './organizations-page.tsx';
 import { StaffPage } from './staff-page.tsx';
@@ -58,7 +59,7 @@ describe('the console', () => {
     expect(screen.queryByRole('navigation')).toBeNull();
   });
 
-  it('shows a manager only the Staff section, and an admin every section', async () => {
+  it('shows a manager the Staff and Audit log sections, and an admin every section', async () => {
     storeSession('customer', { accessType: 'Customer' });
     const manager = renderPortalPage(<ConsoleLayout scope="customer" />, {
       path: '/d/console/staff',
@@ -73,7 +74,10 @@ describe('the console', () => {
       within(nav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Staff']);
+    ).toEqual(['Staff', 'Audit log']);
+    expect(within(nav).getByRole('link', { name: 'Audit log' }).getAttribute('href')).toBe(
+      '/d/console/audit',
+    );
     manager.unmount();
 
     storeSession('admin');
@@ -118,6 +122,43 @@ describe('StaffPage', () => {
     expect(await screen.findByText('Active')).toBeTruthy();
     expect(sent.map((call) => call.route)).toContain(`POST ${base}/staff/7/unlock`);
   });
+
+  it.each([
+    {
+      policy: 'optional',
+      says: 'This change needs a second factor, and you have none yet. Set one up on your security page, then try again.',
+      link: true,
+    },
+    {
+      policy: 'off',
+      says: 'This change needs a second factor, and second factors are turned off for your organization. Ask an administrator to make the change, or to allow second factors.',
+      link: false,
+    },
+  ])(
+    'tells a manager with no second factor what to do when a change asks for one (policy $policy)',
+    async ({ policy, says, link }) => {
+      storeSession('customer', { accessType: 'Customer' });
+      const { sent } = renderPortalPage(<StaffPage scope="customer" />, {
+        path: '/d/console/staff',
+        routes: {
+          [`GET ${base}/staff`]: {
+            status: 200,
+            body: { users: [staffUser({ lockedUntil: '2030-01-01T10:00:00.000Z' })] },
+          },
+          [`POST ${base}/staff/7/unlock`]: () => stepUpRefusal(),
+          'GET /api/auth/v1/customer/second-factors': { status: 200, body: factorsBody({ policy }) },
+        },
+      });
+      const row = (await screen.findByText('Colleague One')).closest('tr') as HTMLElement;
+      await userEvent.click(within(row).getByRole('button', { name: 'Unlock: colleague.one' }));
+      expect(await screen.findByRole('heading', { name: 'Confirm it is you' })).toBeTruthy();
+      expect((await screen.findByRole('alert')).textContent).toContain(says);
+      expect(screen.queryByLabelText(/code/i)).toBeNull();
+      const securityLink = screen.queryByRole('link', { name: 'Open the security page' });
+      expect(securityLink?.getAttribute('href') ?? null).toBe(link ? '/d/security' : null);
+      expect(sent.filter((call) => call.route.includes('/sign-in/second-factor'))).toEqual([]);
+    },
+  );
 
   it('asks before disabling a user, and sends nothing when canceled', async () => {
     storeSession('customer', { accessType: 'Customer' });
@@ -202,5 +243,65 @@ describe('OrganizationsPage', () => {
       consumerMfaRequired: true,
       maxPasswordAgeDays: null,
     });
+  });
+
+  it("previews a new logo before saving, shows the server's words for a refused one, and sends the change", async () => {
+    storeSession('admin');
+    const user = userEvent.setup();
+    const scripted = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
+    const drawn = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="10" height="10"/></svg>';
+    const refusedLogo =
+      'The logo must be a PNG or SVG file of at most 64 KB that only draws: it runs a script.';
+    let patches = 0;
+    const { sent } = renderPortalPage(<OrganizationsPage scope="admin" />, {
+      path: '/a/console/organizations',
+      routes: {
+        [`GET ${base}/organizations`]: { status: 200, body: { organizations: [organization] } },
+        [`PATCH ${base}/organizations/1001`]: () => {
+          patches += 1;
+          return patches === 1
+            ? {
+                status: 400,
+                body: {
+                  errorCode: 'InvalidValue',
+                  message: refusedLogo,
+                  errors: [{ field: 'logo', message: refusedLogo }],
+                },
+              }
+            : { status: 200, body: { ...organization, name: 'Sender Renamed', hasLogo: true } };
+        },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Edit Sender Inc.' }));
+    const form = screen.getByRole('form', { name: 'Edit Sender Inc.' });
+    const logoField = within(form).getByLabelText(/Logo/);
+    const svgFile = (text: string) => new File([text], 'logo.svg', { type: 'image/svg+xml' });
+
+    await user.upload(logoField, svgFile(scripted));
+    const preview = await within(form).findByRole('img', { name: 'Preview of the new logo' });
+    expect(preview.getAttribute('src')).toBe(`data:image/svg+xml;base64,${btoa(scripted)}`);
+    expect(sent.filter((call) => call.route.startsWith('PATCH'))).toEqual([]);
+
+    const name = within(form).getByLabelText('Name');
+    await user.clear(name);
+    await user.type(name, 'Sender Renamed');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(refusedLogo)).toBeTruthy();
+    expect(screen.getByRole('form', { name: 'Edit Sender Inc.' })).toBeTruthy();
+
+    await user.upload(logoField, svgFile(drawn));
+    await waitFor(() =>
+      expect(within(form).getByRole('img', { name: 'Preview of the new logo' }).getAttribute('src')).toBe(
+        `data:image/svg+xml;base64,${btoa(drawn)}`,
+      ),
+    );
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved Sender Renamed.')).toBeTruthy();
+    const patched = sent.filter((call) => call.route === `PATCH ${base}/organizations/1001`);
+    expect(patched.map((call) => (call.body as { logoBase64?: string }).logoBase64)).toEqual([
+      btoa(scripted),
+      btoa(drawn),
+    ]);
+    expect(patched.at(-1)?.body).toMatchObject({ name: 'Sender Renamed', staffSecondFactor: 'optional' });
   });
 });

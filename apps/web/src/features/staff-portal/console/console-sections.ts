@@ -1,5 +1,5 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
-import type { StaffScope } from '../staff-scope.ts';
+import type { StaffScope } from '../common/staff-scope.ts';
 
 /** A section of the console: its place in the navigation and its page, loaded when first opened. */
 export interface ConsoleSection {
@@ -34,7 +34,7 @@ const consoleSections: ConsoleSection[] = [
   {
     path: 'audit',
     label: 'Audit log',
-    adminOnly: true,
+    adminOnly: false,
     page: lazy(() => import('./data/audit-page.tsx').then((m) => ({ default: m.AuditPage }))),
   },
 ];

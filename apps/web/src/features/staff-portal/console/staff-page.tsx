@@ -7,8 +7,8 @@ import type {
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { FormAlert } from '../../../components/form-field.tsx';
 import { LoadingState } from '../../../components/loading-state.tsx';
-import type { StaffScope } from '../staff-scope.ts';
-import { useStepUp } from '../step-up.tsx';
+import type { StaffScope } from '../common/staff-scope.ts';
+import { useStepUp } from '../common/step-up.tsx';
 import { ConfirmPanel } from './confirm-panel.tsx';
 import { SearchField } from './search-field.tsx';
 import { consoleRefusalMessage, consoleTime, useConsoleApi } from './use-console-api.ts';

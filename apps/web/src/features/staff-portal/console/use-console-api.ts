@@ -2,7 +2,7 @@ import { type ConsoleApi, createConsoleApi, isApiError } from '@entry/client';
 import { useMemo } from 'react';
 import { usePortalApi } from '../../../lib/session/portal-api.ts';
 import { commonRefusalMessage } from '../../../lib/session/sign-in-errors.ts';
-import type { StaffScope } from '../staff-scope.ts';
+import type { StaffScope } from '../common/staff-scope.ts';
 
 /** The console's calls over the portal's own client: its token, refresh and session endings. */
 export function useConsoleApi(scope: StaffScope): ConsoleApi {

@@ -5,7 +5,8 @@ import { FormAlert, FormField } from '../../../../components/form-field.tsx';
 import { LoadingState } from '../../../../components/loading-state.tsx';
 import { useCheckedForm } from '../../../../lib/forms/use-checked-form.ts';
 import { commonRefusalMessage, errorCodeOf } from '../../../../lib/session/sign-in-errors.ts';
-import { customerIdCheck } from '../../launch-panel.tsx';
+import { customerIdCheck } from '../../launch/launch-panel.tsx';
+import type { StaffScope } from '../../common/staff-scope.ts';
 import { refusalTextOf, saveAsFile, useConsoleData } from './console-data-api.ts';
 import { CustomerIdField } from './organization-form.tsx';
 import './console-data.css';
@@ -60,7 +61,8 @@ function queryOf(fields: FilterFields): AuditFilterQuery {
   };
 }
 
-function AuditTable({ rows }: { rows: AuditRowRead[] }) {
+/** A manager's rows are all of their own organization: the table leaves that column out. */
+function AuditTable({ rows, showsOrganization }: { rows: AuditRowRead[]; showsOrganization: boolean }) {
   return (
     <table className="console-table">
       <caption className="visually-hidden">Audit rows, newest first</caption>
@@ -70,7 +72,7 @@ function AuditTable({ rows }: { rows: AuditRowRead[] }) {
           <th scope="col">Event</th>
           <th scope="col">Outcome</th>
           <th scope="col">Actor</th>
-          <th scope="col">Customer</th>
+          {showsOrganization && <th scope="col">Customer</th>}
           <th scope="col">Address</th>
           <th scope="col">Details</th>
         </tr>
@@ -84,7 +86,7 @@ function AuditTable({ rows }: { rows: AuditRowRead[] }) {
             <td data-label="Event">{row.event}</td>
             <td data-label="Outcome">{row.outcome}</td>
             <td data-label="Actor">{row.actor ?? '-'}</td>
-            <td data-label="Customer">{row.customerId ?? '-'}</td>
+            {showsOrganization && <td data-label="Customer">{row.customerId ?? '-'}</td>}
             <td data-label="Address">{row.ip ?? '-'}</td>
             <td data-label="Details">
               {Object.keys(row.detail).length === 0 ? (
@@ -109,9 +111,13 @@ type PageState =
   | { kind: 'loaded'; page: AuditPageRead }
   | { kind: 'failed'; message: string };
 
-/** `/a/console/audit`: the audit log filtered, newest first, a page at a time, and its export. */
-export function AuditPage() {
-  const api = useConsoleData();
+/**
+ * `/a/console/audit` and `/d/console/audit`: the audit log filtered, newest first, a page at a time,
+ * and its export. A manager's rows are their organization's alone, so they choose none.
+ */
+export function AuditPage({ scope }: { scope: StaffScope }) {
+  const api = useConsoleData(scope);
+  const admin = scope === 'admin';
   const [query, setQuery] = useState<AuditFilterQuery>({});
   // The cursors of the pages shown so far: the first page has none.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
@@ -180,9 +186,13 @@ export function AuditPage() {
         })}
       >
         <div className="console-filters">
-          <CustomerIdField error={form.errors.customerId} />
-          {optional('actor', 'Actor', 'As the log names them, such as admin:3')}
-          {optional('consumerId', 'Consumer id', "The organization's own id; needs the customer id")}
+          {admin && <CustomerIdField error={form.errors.customerId} />}
+          {optional('actor', 'Actor', `As the log names them, such as ${admin ? 'admin:3' : 'customer:3'}`)}
+          {optional(
+            'consumerId',
+            'Consumer id',
+            admin ? "The organization's own id; needs the customer id" : undefined,
+          )}
           {optional('ip', 'Address')}
           {optional('event', 'Event', 'Such as consumer.sign-in')}
           <div className="field">
@@ -224,7 +234,7 @@ export function AuditPage() {
           (state.page.rows.length === 0 ? (
             <p className="console-muted">{auditPageMessages.empty}</p>
           ) : (
-            <AuditTable rows={state.page.rows} />
+            <AuditTable rows={state.page.rows} showsOrganization={admin} />
           ))}
         <nav className="portal-actions" aria-label="Pages">
           <button

@@ -6,24 +6,25 @@ import {
 } from '@entry/client/console-data';
 import { useMemo } from 'react';
 import { portalHooks, usePortalServices } from '../../../../lib/session/portal-api.ts';
+import type { StaffScope } from '../../common/staff-scope.ts';
 
 /**
- * The console's data calls over the admin portal's client, so they share its session and refresh.
+ * The console's data calls over the portal's own client, so they share its session and refresh.
  * They come from their own entry of the client package, so only these lazily loaded pages carry them.
  */
-export function useConsoleData(): ConsoleDataApi {
+export function useConsoleData(scope: StaffScope): ConsoleDataApi {
   const { api, storage, fetch, hooks } = usePortalServices();
   return useMemo(() => {
     const http = createConsoleHttpClient({
-      scope: 'admin',
-      tokens: api('admin').tokens,
-      hooks: hooks?.('admin') ?? portalHooks('admin', storage),
+      scope,
+      tokens: api(scope).tokens,
+      hooks: hooks?.(scope) ?? portalHooks(scope, storage),
       fetch,
       // The lock the portal's own client takes too: one refresh at a time for both.
       locks: globalThis.navigator?.locks,
     });
     return createConsoleDataApi(http);
-  }, [api, storage, fetch, hooks]);
+  }, [scope, api, storage, fetch, hooks]);
 }
 
 /** One problem of a refused file or filter: where (`line 3, column 2 (email)`) and what. */

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { renderPortalPage, storeSession } from '../../../../lib/session/portal-test-kit.tsx';
-import { factorsBody, fullSession, stepUpRefusal } from '../../second-factor-fixtures.ts';
+import { fakeJwt, renderPortalPage, storeSession } from '../../../../lib/session/portal-test-kit.tsx';
+import { factorsBody, fullSession, stepUpRefusal } from '../../common/second-factor-fixtures.ts';
 import { AuditPage } from './audit-page.tsx';
 import { ConsumersPage } from './consumers-page.tsx';
 
@@ -133,7 +133,7 @@ describe('ConsumersPage', () => {
 describe('AuditPage', () => {
   it('shows the newest rows, filters them, and pages older and back by cursor', async () => {
     const user = userEvent.setup();
-    const { sent } = renderPortalPage(<AuditPage />, {
+    const { sent } = renderPortalPage(<AuditPage scope="admin" />, {
       path: '/a/console/audit',
       routes: {
         [`GET ${api}/audit`]: () => {
@@ -169,7 +169,7 @@ describe('AuditPage', () => {
 
   it("says when no row matches, and shows the server's reason for a refused filter", async () => {
     const user = userEvent.setup();
-    renderPortalPage(<AuditPage />, {
+    renderPortalPage(<AuditPage scope="admin" />, {
       path: '/a/console/audit',
       routes: {
         [`GET ${api}/audit`]: () => ({ status: 200, body: { rows: [], nextCursor: null } }),
@@ -179,5 +179,28 @@ describe('AuditPage', () => {
     await user.type(screen.getByLabelText('Customer id'), 'abc');
     await user.click(screen.getByRole('button', { name: 'Show the rows' }));
     expect(await screen.findByText('A customer id is a whole number, such as 1001.')).toBeTruthy();
+  });
+
+  it("shows a manager their organization's rows without asking for an organization", async () => {
+    // Only the customer portal's session: the page calls as the manager, not as an admin.
+    window.sessionStorage.clear();
+    const managerToken = fakeJwt({ user: { name: 'Mia Manager', context: { roleId: 2 } }, tid: 1001 });
+    storeSession('customer', { accessToken: managerToken, accessType: 'Customer' });
+    const user = userEvent.setup();
+    const { sent, authorizations } = renderPortalPage(<AuditPage scope="customer" />, {
+      path: '/d/console/audit',
+      routes: {
+        [`GET ${api}/audit`]: { status: 200, body: { rows: [auditRow(4)], nextCursor: null } },
+      },
+    });
+    const table = await screen.findByRole('table');
+    expect(within(table).getByText('consumer.sign-in')).toBeTruthy();
+    expect(within(table).queryByRole('columnheader', { name: 'Customer' })).toBeNull();
+    expect(screen.queryByLabelText('Customer id')).toBeNull();
+
+    await user.type(screen.getByLabelText(/Consumer id/), 'C-17');
+    await user.click(screen.getByRole('button', { name: 'Show the rows' }));
+    await waitFor(() => expect(sent.at(-1)?.query).toBe('consumerId=C-17'));
+    expect(authorizations).toEqual(sent.map(() => `Bearer ${managerToken}`));
   });
 });

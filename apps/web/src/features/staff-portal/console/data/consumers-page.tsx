@@ -3,9 +3,9 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { FormAlert } from '../../../../components/form-field.tsx';
 import { LoadingState } from '../../../../components/loading-state.tsx';
 import { commonRefusalMessage, errorCodeOf } from '../../../../lib/session/sign-in-errors.ts';
-import { Confirm } from '../../factor-sections.tsx';
-import { launchPanelMessages } from '../../launch-panel.tsx';
-import { useStepUp } from '../../step-up.tsx';
+import { Confirm } from '../../common/confirm.tsx';
+import { useStepUp } from '../../common/step-up.tsx';
+import { launchPanelMessages } from '../../launch/launch-panel.tsx';
 import { saveAsFile, useConsoleData } from './console-data-api.ts';
 import { CsvUploadForm } from './csv-upload-form.tsx';
 import { OrganizationForm } from './organization-form.tsx';
@@ -31,7 +31,7 @@ type MailingsState =
   | { kind: 'failed'; message: string };
 
 function useMailings(customerId: number) {
-  const api = useConsoleData();
+  const api = useConsoleData('admin');
   const [state, setState] = useState<MailingsState>({ kind: 'loading' });
   const load = useCallback(() => {
     setState({ kind: 'loading' });
@@ -107,7 +107,7 @@ function MailingsTable({
 
 /** One organization's consumers import, mailing upload and mailings. */
 function OrganizationData({ customerId }: { customerId: number }) {
-  const api = useConsoleData();
+  const api = useConsoleData('admin');
   // Every change needs a second factor used lately: the page asks for one, then goes on.
   const { withStepUp, prompt } = useStepUp('admin');
   const { state, reload } = useMailings(customerId);

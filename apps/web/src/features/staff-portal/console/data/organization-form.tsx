@@ -1,6 +1,6 @@
 import { FormField } from '../../../../components/form-field.tsx';
 import { useCheckedForm } from '../../../../lib/forms/use-checked-form.ts';
-import { customerIdCheck } from '../../launch-panel.tsx';
+import { customerIdCheck } from '../../launch/launch-panel.tsx';
 
 /** The field of an organization's customer id, as the console's forms ask for it. */
 export function CustomerIdField({ error }: { error: string | undefined }) {
