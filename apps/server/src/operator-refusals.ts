@@ -60,12 +60,6 @@ export const operatorRefusals = {
       `The logo must be a PNG or SVG file of at most 64 KB that only draws: ${problem}.`,
     fields: ['logo'],
   },
-  nothingToUpdate: {
-    status: 400,
-    errorCode: 'InvalidValue',
-    message:
-      'Name at least one detail to change: --name, --phone, --email, --hours, --website, --logo, --staff-second-factor, --default-language, --debt-collector, --mfa-required or --max-password-age-days.',
-  },
   invalidMaxPasswordAge: {
     status: 400,
     errorCode: 'InvalidValue',
@@ -111,25 +105,13 @@ export const operatorRefusals = {
     message: 'The display name must have 1 to 200 characters.',
     fields: ['displayName'],
   },
-  tenantRequired: {
-    status: 400,
-    errorCode: 'InvalidValue',
-    message: 'A customer user belongs to a tenant: name it with --tenant.',
-    fields: ['tenant'],
-  },
-  tenantForbidden: {
-    status: 400,
-    errorCode: 'InvalidValue',
-    message: 'An admin user belongs to no tenant: leave out --tenant.',
-    fields: ['tenant'],
-  },
   duplicateStaffUser: {
     status: 409,
     errorCode: 'DuplicateValue',
     message: ({ kind, username }: { kind: string; username: string }) =>
       `There is already a ${kind} user named "${username}".`,
   },
-  // The console's wording of `tenantRequired`, `tenantForbidden` and `nothingToUpdate`: a page has fields, not the CLI's flags.
+  // The console's wording of what a command refuses (cli/errors.ts): a page has fields, not the CLI's flags.
   consoleOrganizationRequired: {
     status: 400,
     errorCode: 'InvalidValue',

@@ -93,6 +93,30 @@ describe(`operator CLI: tenants, users and keys (${databaseLabel})`, () => {
     expect(run.stdout).toBe('');
   });
 
+  it.each([
+    [['--kind', 'customer'], 'InvalidValue: A customer user belongs to a tenant: name it with --tenant.'],
+    [
+      ['--kind', 'admin', '--tenant', 'sender'],
+      'InvalidValue: An admin user belongs to no tenant: leave out --tenant.',
+    ],
+  ])('refuses user create %j with exit code 1 and the reason, creating nobody', async (placement, reason) => {
+    const users = async () => (await server.ctx.db.select().from(staffUsers)).length;
+    const before = await users();
+    const run = await cli(
+      server,
+      'user',
+      'create',
+      ...placement,
+      '--username',
+      'placed',
+      '--email',
+      'p@example.com',
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`${reason}\n`);
+    expect(await users()).toBe(before);
+  });
+
   it('prints the help with exit code 0, for all commands and for one', async () => {
     const all = await cli(server, 'help');
     expect(all.code).toBe(0);

@@ -10,7 +10,7 @@ import { createAuditLog } from '../services/audit.ts';
 import { resolvePepper } from '../services/secrets.ts';
 import { auditCommands } from './audit.ts';
 import { consumersCommands } from './consumers.ts';
-import { startFailureMessage } from './errors.ts';
+import { CommandRefusal, startFailureMessage } from './errors.ts';
 import { keysCommands } from './keys.ts';
 import { linksCommands } from './links.ts';
 import type { OperatorCommand, OptionSpec, OptionValues } from './operator-command.ts';
@@ -147,9 +147,9 @@ function loginName(): string {
 }
 
 /** How a failure reads for the operator: the error code, its message, and each item it names. */
-function describeFailure(error: ApiError): string {
+function describeFailure(error: ApiError | CommandRefusal): string {
   const lines = [`${error.errorCode}: ${error.message}`];
-  for (const item of error.errors) {
+  for (const item of error instanceof ApiError ? error.errors : []) {
     if (item.message !== error.message) lines.push(`  ${item.field}: ${item.message}`);
   }
   return lines.join('\n');
@@ -203,7 +203,7 @@ export async function runCli(argv: readonly string[], env: CliEnvironment): Prom
       );
       return exitCodes.usage;
     }
-    if (error instanceof ApiError) {
+    if (error instanceof ApiError || error instanceof CommandRefusal) {
       writeLine(stderr, describeFailure(error));
       return exitCodes.failed;
     }

@@ -7,6 +7,7 @@ import {
 } from '@entry/domain';
 import { maxLogoBytes } from '../services/tenant-logo.ts';
 import { createTenant, listTenants, updateTenant } from '../services/tenants.ts';
+import { CommandRefusal } from './errors.ts';
 import { openInputFile } from './files.ts';
 import {
   booleanOption,
@@ -125,6 +126,7 @@ const tenantUpdate: OperatorCommand = {
       maxPasswordAgeDays:
         options['max-password-age-days'] === 'never' ? null : integerOption(options, 'max-password-age-days'),
     });
+    if (changed.length === 0) throw new CommandRefusal('nothingToUpdate');
     await ctx.audit.record({
       event: 'operator.tenant.update',
       outcome: 'success',

@@ -6,9 +6,11 @@ import {
   enableStaffUser,
   initialPasswordLinkHours,
   normaliseUsername,
+  type StaffPlacement,
   setStaffUserManager,
   unlockStaffUser,
 } from '../services/staff-users.ts';
+import { CommandRefusal } from './errors.ts';
 import {
   booleanOption,
   type OperatorCommand,
@@ -25,6 +27,15 @@ const kindOption = {
 const usernameOption = { value: '<username>', required: true, description: 'the sign-in name' } as const;
 
 const kindOf = (options: OptionValues) => requiredOption(options, 'kind') as StaffKind;
+
+/** The kind's tenant: named with --tenant for a customer user, never for an admin. */
+function placementOf(options: OptionValues): StaffPlacement {
+  const kind = kindOf(options);
+  if (kind === 'admin' && options.tenant !== undefined) throw new CommandRefusal('tenantForbidden');
+  if (kind === 'admin') return { kind };
+  if (options.tenant === undefined) throw new CommandRefusal('tenantRequired');
+  return { kind, tenant: options.tenant };
+}
 
 const userCreate: OperatorCommand = {
   family: 'user',
@@ -44,8 +55,7 @@ const userCreate: OperatorCommand = {
   },
   async run(options, ctx) {
     const user = await createStaffUser(ctx.db, ctx.config, ctx.clock, {
-      kind: kindOf(options),
-      tenant: options.tenant,
+      ...placementOf(options),
       username: requiredOption(options, 'username'),
       email: requiredOption(options, 'email'),
       displayName: options.name,

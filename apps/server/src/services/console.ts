@@ -29,6 +29,7 @@ import {
   isInvitationPending,
   mailInvitation,
   resendInvitation,
+  type StaffPlacement,
   setStaffUserManager,
   unlockStaffUser,
 } from './staff-users.ts';
@@ -322,15 +323,14 @@ export async function inviteStaffUser(
   if (input.kind === 'customer' && tenantId === undefined) throw refuse('consoleOrganizationRequired');
   if (input.kind === 'admin' && tenantId !== undefined) throw refuse('consoleOrganizationForbidden');
   assertMayChange(ctx, actor);
-  let subdomain: string | undefined;
+  let placement: StaffPlacement = { kind: 'admin' };
   if (tenantId !== undefined) {
     const tenant = await findTenantById(ctx.db, tenantId);
     if (tenant === undefined) throw refuse('launchTenantNotFound');
-    subdomain = tenant.subdomain;
+    placement = { kind: 'customer', tenant: tenant.subdomain };
   }
   const created = await createStaffUser(ctx.db, ctx.config, ctx.clock, {
-    kind: input.kind,
-    tenant: subdomain,
+    ...placement,
     username: input.username,
     email: input.email,
     displayName: input.displayName,

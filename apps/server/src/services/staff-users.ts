@@ -27,16 +27,16 @@ export const initialPasswordLinkHours = 72;
 const usernameLength = validators.lengthRange(3, 100);
 const usernamePattern = /^[a-z0-9][a-z0-9._@-]*$/;
 
-export interface NewStaffUser {
-  kind: StaffKind;
-  /** The tenant's subdomain; customer users only. */
-  tenant?: string;
+/** Where a new staff user belongs: an admin to no tenant, a customer user to the tenant of a subdomain. */
+export type StaffPlacement = { kind: 'admin' } | { kind: 'customer'; tenant: string };
+
+export type NewStaffUser = StaffPlacement & {
   username: string;
   email: string;
   displayName?: string;
   /** A customer user who manages their organization's staff in the console. */
   manager?: boolean;
-}
+};
 
 export interface CreatedStaffUser {
   id: number;
@@ -70,14 +70,8 @@ export async function createStaffUser(
   if (displayName === '' || displayName.length > 200) {
     throw refuse('invalidDisplayName');
   }
-  if (input.kind === 'customer' && input.tenant === undefined) {
-    throw refuse('tenantRequired');
-  }
-  if (input.kind === 'admin' && input.tenant !== undefined) {
-    throw refuse('tenantForbidden');
-  }
   if (input.kind === 'admin' && input.manager === true) throw refuse('managerOfAdmin');
-  const tenantId = input.tenant === undefined ? null : (await tenantBySubdomain(db, input.tenant)).customerId;
+  const tenantId = input.kind === 'admin' ? null : (await tenantBySubdomain(db, input.tenant)).customerId;
 
   // Nobody knows this password: the account cannot sign in until its first password is set.
   const unusablePasswordHash = await hashPassword(randomBytes(32).toString('base64url'));

@@ -209,7 +209,8 @@ function changedContact(current: OrganizationContact, input: TenantDetailsInput)
 
 /**
  * Changes a tenant's name, contact details, logo and settings (`tenant update`): every given detail is
- * checked before anything is written, and all are written together.
+ * checked before anything is written, and all are written together; with none given, nothing is
+ * (`changed` is empty, for the caller to refuse in its own words).
  */
 export async function updateTenant(
   db: Database,
@@ -254,7 +255,7 @@ export async function updateTenant(
     change.maxPasswordAgeDays = input.maxPasswordAgeDays;
     changed.push('maxPasswordAgeDays');
   }
-  if (changed.length === 0) throw refuse('nothingToUpdate');
+  if (changed.length === 0) return { tenant: current, changed };
   const row = await updateTenantDetails(db, subdomain, change, clock.now());
   if (row === undefined) throw refuse('tenantNotFound', subdomain);
   return { tenant: toTenant(row), changed };
