@@ -1,7 +1,7 @@
 import type { Request } from '@playwright/test';
 import { expect, test } from '../fixtures.ts';
 
-/** Target code (and id) of a link -> the consumer portal page it leads to (spec section 2). */
+/** Target code (and id) of a link -> the consumer portal page it leads to (docs/rules.md#web). */
 const targets: [link: string, portalPath: string, heading: string][] = [
   ['', '/c/account-summary', 'Account summary'],
   ['/0', '/c/account-summary', 'Account summary'],
