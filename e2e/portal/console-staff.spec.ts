@@ -24,7 +24,7 @@ test.describe('the operator console', () => {
       .getByRole('navigation', { name: 'Console sections' })
       .getByRole('link', { name: 'Staff' })
       .click();
-    await page.getByRole('button', { name: 'Invite' }).click();
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
     await expectNoAxeViolations();
     const username = `invited-${Date.now()}`;
     await page

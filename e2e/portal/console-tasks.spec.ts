@@ -149,7 +149,7 @@ test.describe('the console, task by task', () => {
       await expect((await organizationRow(page, name)).getByRole('cell').nth(3)).toHaveText('Required');
 
       await openSection(page, 'Staff');
-      await page.getByRole('button', { name: 'Invite' }).click();
+      await page.getByRole('button', { name: 'Invite', exact: true }).click();
       const username = `first-${suffix}`;
       const email = `${username}@example.com`;
       const invitation = page.getByRole('form', { name: 'Invite a staff user' });
@@ -382,7 +382,7 @@ test.describe('the console, task by task', () => {
         await expect(page.getByText(`Disable ${admin.username}? Their open sessions end.`)).toBeVisible();
         await check();
         await page.getByRole('button', { name: 'Cancel' }).click();
-        await page.getByRole('button', { name: 'Invite' }).click();
+        await page.getByRole('button', { name: 'Invite', exact: true }).click();
         await expect(page.getByRole('form', { name: 'Invite a staff user' })).toBeVisible();
         await check();
       });
