@@ -3,9 +3,10 @@
  * .ts and .tsx file of apps/, packages/, scripts/, bench/ and e2e/, tests apart (`*.test.ts(x)`,
  * `*.spec.ts`), which read as lists of cases. Run by `npm run lint`.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { sourceFiles } from './import-targets.ts';
 
 export interface LongFile {
   /** Relative to the repository root, with forward slashes. */
@@ -16,22 +17,9 @@ export interface LongFile {
 export const maximumLines = 400;
 
 const checkedFolders = ['apps', 'packages', 'scripts', 'bench', 'e2e'];
-const skippedDirectories = new Set(['node_modules', 'dist', 'coverage', 'test-results', 'playwright-report']);
 
 function isSource(name: string): boolean {
   return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !name.endsWith('.spec.ts');
-}
-
-async function sourceFiles(directory: string): Promise<string[]> {
-  const entries = await readdir(directory, { withFileTypes: true }).catch(() => []);
-  const files: string[] = [];
-  for (const entry of entries) {
-    if (entry.name.startsWith('.') || skippedDirectories.has(entry.name)) continue;
-    const entryPath = path.join(directory, entry.name);
-    if (entry.isDirectory()) files.push(...(await sourceFiles(entryPath)));
-    else if (isSource(entry.name)) files.push(entryPath);
-  }
-  return files;
 }
 
 /** Lines as an editor numbers them: a final newline ends the last line and starts none. */
@@ -42,12 +30,11 @@ function lineCount(text: string): number {
 
 export async function findLongFiles(root: string): Promise<LongFile[]> {
   const long: LongFile[] = [];
-  for (const folder of checkedFolders) {
-    for (const file of await sourceFiles(path.join(root, folder))) {
-      const lines = lineCount(await readFile(file, 'utf8'));
-      const relative = path.relative(root, file).split(path.sep).join('/');
-      if (lines > maximumLines) long.push({ file: relative, lines });
-    }
+  for (const file of await sourceFiles(root)) {
+    const relative = path.relative(root, file).split(path.sep).join('/');
+    if (!checkedFolders.includes(relative.split('/')[0] ?? '') || !isSource(relative)) continue;
+    const lines = lineCount(await readFile(file, 'utf8'));
+    if (lines > maximumLines) long.push({ file: relative, lines });
   }
   return long.sort((a, b) => a.file.localeCompare(b.file));
 }

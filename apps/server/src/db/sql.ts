@@ -13,6 +13,10 @@ export async function executeRows<Row>(db: Database, query: SQLWrapper): Promise
   return result.rows as Row[];
 }
 
+/** A timestamp of a raw row as either driver answers it: a Date, or its text. */
+export const dateOrNull = (value: Date | string | null): Date | null =>
+  value === null ? null : new Date(value);
+
 /**
  * A statement, or a piece of one, written as a template (`sqlPart`): fixed texts with a value
  * between each two. Pieces join by their texts, so a statement of fixed pieces has one text for

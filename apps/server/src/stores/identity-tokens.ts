@@ -4,7 +4,7 @@ import { and, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Clock } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { consumerSettingsOf, type consumers, identityTokens, type TenantSettings } from '../db/schema.ts';
-import { executePart, executeRows, fixedText, type StatementPart, sqlPart } from '../db/sql.ts';
+import { dateOrNull, executePart, executeRows, type StatementPart, sqlPart } from '../db/sql.ts';
 import { type ConsumerOnFile, consumersOnFile } from './consumers.ts';
 import { generateShortId, isGuid, normaliseShortId } from './identity-token-ids.ts';
 import { cachePerHandle } from './read-cache.ts';
@@ -40,10 +40,6 @@ const tokenCacheKeys = (token: { guid: string; shortId: string | null }): string
 export function forgetIdentityToken(db: Database, token: { guid: string; shortId: string | null }): void {
   recordCache.made(db)?.delete(tokenCacheKeys(token));
 }
-
-/** A date column as either driver answers it. */
-const dateOf = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
-const dateOrNull = (value: Date | string | null): Date | null => (value === null ? null : dateOf(value));
 
 interface TokenReadRow {
   token_guid: string;
@@ -89,12 +85,6 @@ const lockOf = (row: TokenReadRow, prefix: 'token' | 'consumer') => ({
   lastFailureAt: dateOrNull(row[`${prefix}_last_failure_at`]),
 });
 
-/** The lock columns of `alias`, named with `prefix`. */
-const lockColumnsOf = (alias: string, prefix: string): string =>
-  ['failed_count', 'locked_until', 'lock_level', 'last_failure_at']
-    .map((column) => `${alias}.${column} AS ${prefix}_${column}`)
-    .join(', ');
-
 /**
  * A direct sign-in and a link's lookup read their token on every call: one hand-written statement
  * per column, prepared once per connection under the name of its text, as the other hot paths.
@@ -109,11 +99,14 @@ function tokenRead(token: { column: 'guid' | 'short_id'; value: string }): State
       it.sign_in_type AS token_sign_in_type, it.data AS token_data, it.created_at AS token_created_at,
       it.expires_at AS token_expires_at, it.last_used_at AS token_last_used_at,
       it.revoked_at AS token_revoked_at, it.mailing_id AS token_mailing_id,
-      ${fixedText(lockColumnsOf('it', 'token'))},
+      it.failed_count AS token_failed_count, it.locked_until AS token_locked_until,
+      it.lock_level AS token_lock_level, it.last_failure_at AS token_last_failure_at,
       c.id::text AS consumer_id, c.tenant_id AS consumer_tenant_id, c.consumer_id AS consumer_consumer_id,
       c.name AS consumer_name, c.email AS consumer_email, c.last4_ssn_hash AS consumer_last4_ssn_hash,
       c.postal_code_hash AS consumer_postal_code_hash, c.date_of_birth_hash AS consumer_date_of_birth_hash,
-      c.language AS consumer_language, ${fixedText(lockColumnsOf('c', 'consumer'))},
+      c.language AS consumer_language, c.failed_count AS consumer_failed_count,
+      c.locked_until AS consumer_locked_until, c.lock_level AS consumer_lock_level,
+      c.last_failure_at AS consumer_last_failure_at,
       c.created_at AS consumer_created_at,
       tn.id AS tenant_id, tn.subdomain AS tenant_subdomain, tn.settings AS tenant_settings
     FROM identity_tokens it
@@ -152,7 +145,7 @@ export async function findIdentityTokenToVerify(
     dateOfBirthHash: row.consumer_date_of_birth_hash,
     language: row.consumer_language,
     ...lockOf(row, 'consumer'),
-    createdAt: dateOf(row.consumer_created_at),
+    createdAt: new Date(row.consumer_created_at),
   };
   return {
     record: {
@@ -164,8 +157,8 @@ export async function findIdentityTokenToVerify(
         source: row.token_source,
         signInType: row.token_sign_in_type,
         data: row.token_data,
-        createdAt: dateOf(row.token_created_at),
-        expiresAt: dateOf(row.token_expires_at),
+        createdAt: new Date(row.token_created_at),
+        expiresAt: new Date(row.token_expires_at),
         lastUsedAt: dateOrNull(row.token_last_used_at),
         revokedAt: dateOrNull(row.token_revoked_at),
         mailingId: row.token_mailing_id,

@@ -4,6 +4,7 @@ import { type Database, oncePerHandle } from '../db/index.ts';
 import { rowsInsert } from '../db/rows-insert.ts';
 import { refreshTokens, sessions } from '../db/schema.ts';
 import {
+  dateOrNull,
   executePart,
   fixedText,
   rowPerCallBatchedByTurn,
@@ -111,7 +112,7 @@ function toStored(row: SessionColumnsRow): StoredSession {
     hasRestrictedAccess: row.has_restricted_access,
     roleId: row.role_id,
     launchedByAdminId: idOf(row.launched_by_admin_id),
-    secondFactorAt: row.second_factor_at === null ? null : new Date(row.second_factor_at),
+    secondFactorAt: dateOrNull(row.second_factor_at),
   };
 }
 

@@ -4,6 +4,7 @@ import { and, eq, gt, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { passwordResetTokens, staffUsers } from '../db/schema.ts';
 import {
+  dateOrNull,
   executePart,
   isSerializationFailure,
   sqlOf,
@@ -64,8 +65,6 @@ interface StaffUserRow {
   invitation_pending: boolean;
   created_at: Date | string;
 }
-
-const dateOrNull = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
 
 function toStaffUser(row: StaffUserRow): StaffUser {
   return {

@@ -1,5 +1,6 @@
 import type { SecondFactorsResult } from '@entry/client';
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import { FormAlert, FormField } from '../../../components/form-field.tsx';
 import { useAction } from '../../../lib/forms/use-action.ts';
 import {
@@ -12,7 +13,7 @@ import { browserHasPasskeys } from './passkey-ceremony.ts';
 import { signInWithPasskey } from './passkey-sign-in.ts';
 import { secondFactorRefusal } from './second-factor-errors.ts';
 import { methodNames, type SecondFactorMethod, secondFactorMessages } from './second-factor-messages.ts';
-import { type StaffScope, useSecondFactors } from './staff-scope.ts';
+import { type StaffScope, staffPaths, useSecondFactors } from './staff-scope.ts';
 
 /** The ways this user can confirm it is them here, the strongest first: the page starts with the first. */
 function methodsOf(factors: SecondFactorsResult): SecondFactorMethod[] {
@@ -21,6 +22,20 @@ function methodsOf(factors: SecondFactorsResult): SecondFactorMethod[] {
   if (factors.totp.enrolled) methods.push('totp');
   if (factors.recoveryCodesLeft > 0) methods.push('recovery');
   return methods;
+}
+
+const hasNoFactor = (factors: SecondFactorsResult): boolean =>
+  !factors.totp.enrolled && factors.passkeys.length === 0 && factors.recoveryCodesLeft === 0;
+
+/** What a person who has never set up a second factor can do when a change asks for one. */
+function NoFactorToConfirm({ scope, policy }: { scope: StaffScope; policy: SecondFactorsResult['policy'] }) {
+  if (policy === 'off') return <FormAlert>{secondFactorMessages.stepUpFactorsOff}</FormAlert>;
+  return (
+    <FormAlert>
+      {secondFactorMessages.stepUpWithoutFactor}{' '}
+      <Link to={staffPaths(scope).security.href()}>Open the security page</Link>
+    </FormAlert>
+  );
 }
 
 const codeChecks: Record<'totp' | 'recovery', FieldCheck<'code'>> = {
@@ -158,6 +173,7 @@ export function SecondStepForm({
   const groupName = useId();
 
   if (chosen === undefined) {
+    if (hasNoFactor(factors)) return <NoFactorToConfirm scope={scope} policy={factors.policy} />;
     return (
       <FormAlert>
         There is no way left to confirm it is you on this device. Ask an administrator to reset your second

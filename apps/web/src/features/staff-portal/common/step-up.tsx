@@ -1,31 +1,14 @@
-import type { SecondFactorsResult } from '@entry/client';
 import { type ReactNode, useState } from 'react';
-import { Link } from 'react-router';
-import { FormAlert } from '../../../components/form-field.tsx';
 import { useFocusWhen } from '../../../lib/forms/use-checked-form.ts';
 import { FactorsView } from './factors-view.tsx';
 import { isStepUpRequired } from './second-factor-errors.ts';
 import { secondFactorMessages } from './second-factor-messages.ts';
 import { SecondStepForm } from './second-step-form.tsx';
-import { type StaffScope, staffPaths } from './staff-scope.ts';
+import type { StaffScope } from './staff-scope.ts';
 import { useFactors } from './use-factors.ts';
 
 /** A call run through `withStepUp`: its value, or nothing when the person canceled the step-up. */
 export type StepUpOutcome<T> = { done: true; value: T } | { done: false };
-
-const hasNoFactor = (factors: SecondFactorsResult): boolean =>
-  !factors.totp.enrolled && factors.passkeys.length === 0 && factors.recoveryCodesLeft === 0;
-
-/** Why a person with no second factor cannot confirm it is them, and what they can do instead. */
-function NoFactorToConfirm({ scope, factors }: { scope: StaffScope; factors: SecondFactorsResult }) {
-  if (factors.policy === 'off') return <FormAlert>{secondFactorMessages.stepUpFactorsOff}</FormAlert>;
-  return (
-    <FormAlert>
-      {secondFactorMessages.stepUpWithoutFactor}{' '}
-      <Link to={staffPaths(scope).security.href()}>Open the security page</Link>
-    </FormAlert>
-  );
-}
 
 /**
  * The step-up prompt in place of what asked for it: the server wants a second factor used in the
@@ -51,19 +34,15 @@ function StepUpPrompt({
       </h2>
       <p>{secondFactorMessages.stepUpRequired}</p>
       <FactorsView state={state} reload={reload}>
-        {(factors) =>
-          hasNoFactor(factors) ? (
-            <NoFactorToConfirm scope={scope} factors={factors} />
-          ) : (
-            <SecondStepForm
-              scope={scope}
-              factors={factors}
-              onConfirmed={onConfirmed}
-              submitLabel="Confirm"
-              focusOnShow={false}
-            />
-          )
-        }
+        {(factors) => (
+          <SecondStepForm
+            scope={scope}
+            factors={factors}
+            onConfirmed={onConfirmed}
+            submitLabel="Confirm"
+            focusOnShow={false}
+          />
+        )}
       </FactorsView>
       <div className="portal-actions">
         <button type="button" className="button button--secondary" onClick={onCancel}>

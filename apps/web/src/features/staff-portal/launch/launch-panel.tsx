@@ -1,26 +1,14 @@
-import { validators } from '@entry/domain';
 import { type FormEvent, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { FormAlert, FormField } from '../../../components/form-field.tsx';
+import { FormAlert } from '../../../components/form-field.tsx';
 import { paths } from '../../../config/paths.ts';
 import { useCheckedForm } from '../../../lib/forms/use-checked-form.ts';
 import { usePortalApi } from '../../../lib/session/portal-api.ts';
 import { commonRefusalMessage, errorCodeOf } from '../../../lib/session/sign-in-errors.ts';
+import { CustomerIdField, customerIdCheck, customerIdMessages } from '../common/customer-id-field.tsx';
 import { useStepUp } from '../common/step-up.tsx';
 
-export const launchPanelMessages = {
-  enterCustomerId: 'Enter the customer id.',
-  customerIdDigits: 'A customer id is a whole number, such as 1001.',
-  noSuchCustomer: 'No customer has this id.',
-} as const;
-
 type LaunchKind = 'customer' | 'dashBilling';
-
-export function customerIdCheck(value: string): string | null {
-  const text = value.trim();
-  if (text === '') return launchPanelMessages.enterCustomerId;
-  return validators.integer(text) === null && Number(text) > 0 ? null : launchPanelMessages.customerIdDigits;
-}
 
 /** Which of the form's two buttons sent it: Enter in the field sends the first, the customer portal. */
 function launchKindOf(event: FormEvent<HTMLFormElement>): LaunchKind {
@@ -50,7 +38,7 @@ export function LaunchPanel() {
       } catch (error) {
         form.setRefusal(
           errorCodeOf(error) === 'ItemNotFound'
-            ? launchPanelMessages.noSuchCustomer
+            ? customerIdMessages.noSuchCustomer
             : commonRefusalMessage(error),
         );
       }
@@ -71,15 +59,7 @@ export function LaunchPanel() {
           Launch a customer's portal
         </h2>
         {form.refusal !== null && <FormAlert>{form.refusal}</FormAlert>}
-        <FormField
-          label="Customer id"
-          type="text"
-          inputMode="numeric"
-          autoComplete="off"
-          name="customerId"
-          inputRef={fieldRef}
-          error={form.errors.customerId}
-        />
+        <CustomerIdField error={form.errors.customerId} inputRef={fieldRef} />
         <div className="portal-actions">
           <button className="button" type="submit" disabled={form.submitting}>
             Open the customer portal

@@ -5,10 +5,9 @@ import { FormAlert, FormField } from '../../../../components/form-field.tsx';
 import { LoadingState } from '../../../../components/loading-state.tsx';
 import { useCheckedForm } from '../../../../lib/forms/use-checked-form.ts';
 import { commonRefusalMessage, errorCodeOf } from '../../../../lib/session/sign-in-errors.ts';
+import { CustomerIdField, customerIdCheck } from '../../common/customer-id-field.tsx';
 import type { StaffScope } from '../../common/staff-scope.ts';
-import { customerIdCheck } from '../../launch/launch-panel.tsx';
 import { refusalTextOf, saveAsFile, useConsoleData } from './console-data-api.ts';
-import { CustomerIdField } from './organization-form.tsx';
 import './console-data.css';
 
 const auditPageMessages = {

@@ -4,8 +4,8 @@ import { FormAlert } from '../../../../components/form-field.tsx';
 import { LoadingState } from '../../../../components/loading-state.tsx';
 import { commonRefusalMessage, errorCodeOf } from '../../../../lib/session/sign-in-errors.ts';
 import { Confirm } from '../../common/confirm.tsx';
+import { customerIdMessages } from '../../common/customer-id-field.tsx';
 import { useStepUp } from '../../common/step-up.tsx';
-import { launchPanelMessages } from '../../launch/launch-panel.tsx';
 import { saveAsFile, useConsoleData } from './console-data-api.ts';
 import { CsvUploadForm } from './csv-upload-form.tsx';
 import { OrganizationForm } from './organization-form.tsx';
@@ -43,7 +43,7 @@ function useMailings(customerId: number) {
           kind: 'failed',
           message:
             errorCodeOf(error) === 'ItemNotFound'
-              ? launchPanelMessages.noSuchCustomer
+              ? customerIdMessages.noSuchCustomer
               : commonRefusalMessage(error),
         }),
       );

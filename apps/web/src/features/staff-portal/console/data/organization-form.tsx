@@ -1,20 +1,5 @@
-import { FormField } from '../../../../components/form-field.tsx';
 import { useCheckedForm } from '../../../../lib/forms/use-checked-form.ts';
-import { customerIdCheck } from '../../launch/launch-panel.tsx';
-
-/** The field of an organization's customer id, as the console's forms ask for it. */
-export function CustomerIdField({ error }: { error: string | undefined }) {
-  return (
-    <FormField
-      label="Customer id"
-      type="text"
-      inputMode="numeric"
-      autoComplete="off"
-      name="customerId"
-      error={error}
-    />
-  );
-}
+import { CustomerIdField, customerIdCheck } from '../../common/customer-id-field.tsx';
 
 /** Chooses the organization a page works on, by its customer id. */
 export function OrganizationForm({ onChoose }: { onChoose: (customerId: number) => void }) {
