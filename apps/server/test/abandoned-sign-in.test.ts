@@ -1,32 +1,31 @@
 import { connect } from 'node:net';
-import { availableParallelism } from 'node:os';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffUsers } from '../src/db/schema.ts';
-import { HashThreads, jobsPerThread } from '../src/services/hash-threads.ts';
+import { HashQueue, hashesAtOnce } from '../src/services/hash-queue.ts';
 import { passwordHashQueue, verifyPassword } from '../src/services/passwords.ts';
 import { MemoryFailureCountStore } from '../src/services/rate-limit.ts';
 import { call, databaseLabel, startTestServer, type TestServer } from './helpers/server.ts';
 
-/** A hash far dearer than the product's, so that checking it keeps a thread busy for a while. */
+/** A hash far dearer than the product's, so that checking it keeps a turn busy for a while. */
 const slowOptions = { algorithm: 2, memoryCost: 131_072, timeCost: 3, parallelism: 1 } as const;
-const slowPassword = 'keeps a hashing thread busy';
+const slowPassword = 'keeps a hashing turn busy';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-/** Turns of the event loop until the sign-in's check waits in the queue behind the busy threads. */
+/** Turns of the event loop until the sign-in's check waits in the queue behind the busy hashes. */
 async function untilQueued(busy: Promise<unknown>): Promise<void> {
   let free = false;
   busy.finally(() => {
     free = true;
   });
   while (passwordHashQueue().waiting !== 1) {
-    if (free) throw new Error('the hashing threads became free before the sign-in was queued');
+    if (free) throw new Error('the hashes ended before the sign-in was queued');
     await nextTurn();
   }
 }
 
-describe(`a password sign-in whose client leaves while it waits for a hashing thread (${databaseLabel})`, () => {
+describe(`a password sign-in whose client leaves while it waits for its turn to be hashed (${databaseLabel})`, () => {
   let server: TestServer;
   let slowHash: string;
   const wrongPassword = 'not the password at all';
@@ -35,7 +34,7 @@ describe(`a password sign-in whose client leaves while it waits for a hashing th
 
   beforeAll(async () => {
     server = await startTestServer({ failureStore: failuresFromThisAddress });
-    slowHash = await new HashThreads(1).hash(slowPassword, slowOptions);
+    slowHash = await new HashQueue(1).hash(slowPassword, slowOptions);
   });
   afterAll(async () => {
     await server?.close();
@@ -49,20 +48,16 @@ describe(`a password sign-in whose client leaves while it waits for a hashing th
     return user?.failedCount;
   };
 
-  /** Fills every hashing thread with slow checks; resolves when they are all done. */
-  const occupyHashingThreads = () =>
-    Promise.all(
-      Array.from({ length: jobsPerThread * availableParallelism() }, () =>
-        verifyPassword(slowHash, slowPassword),
-      ),
-    );
+  /** Fills every hashing turn with slow checks; resolves when they are all done. */
+  const occupyHashing = () =>
+    Promise.all(Array.from({ length: hashesAtOnce() }, () => verifyPassword(slowHash, slowPassword)));
 
   /**
-   * Sends a sign-in with the wrong password on a connection of its own while the threads are busy,
+   * Sends a sign-in with the wrong password on a connection of its own while hashing is busy,
    * waits until its check is queued, then either closes the connection or reads the answer.
    */
   async function wrongPasswordWhileBusy(leave: boolean): Promise<string> {
-    const busy = occupyHashingThreads();
+    const busy = occupyHashing();
     const socket = connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -76,8 +71,8 @@ describe(`a password sign-in whose client leaves while it waits for a hashing th
     if (leave) socket.destroy();
     await busy;
     await closed;
-    // Whatever the sign-in started has ended once the threads are idle and its answer is out.
-    while (passwordHashQueue().held + passwordHashQueue().waiting > 0) await nextTurn();
+    // Whatever the sign-in started has ended once hashing is idle and its answer is out.
+    while (passwordHashQueue().running + passwordHashQueue().waiting > 0) await nextTurn();
     return Buffer.concat(chunks).toString('utf8');
   }
 

@@ -1,6 +1,6 @@
 import { ClientGoneError } from '../client-gone.ts';
 import { refuse } from '../refusals.ts';
-import { type Argon2Options, HashThreads } from './hash-threads.ts';
+import { type Argon2Options, HashQueue } from './hash-queue.ts';
 
 /** argon2id with the OWASP minimum (m=19456 KiB, t=2, p=1). */
 const argon2Options: Argon2Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
@@ -8,21 +8,21 @@ const argon2Options: Argon2Options = { algorithm: 2, memoryCost: 19_456, timeCos
 const minimumPasswordLength = 12;
 const minimumPasswordScore = 3;
 
-const hashThreads = new HashThreads();
+const hashQueue = new HashQueue();
 
 export function hashPassword(password: string): Promise<string> {
-  return hashThreads.hash(password, argon2Options);
+  return hashQueue.hash(password, argon2Options);
 }
 
-/** How many password checks and hashes wait for a thread, and how many the threads hold. */
-export const passwordHashQueue = () => hashThreads.queue;
+/** How many password checks and hashes wait for their turn, and how many run. */
+export const passwordHashQueue = () => hashQueue.queue;
 
 let dummyHash: Promise<string> | undefined;
 
 /**
  * Checks a password against a stored hash. Without a stored hash (an unknown username) it checks
  * against a dummy hash, so the answer takes as long either way and does not reveal who exists.
- * When `callerGone` answers true before a hashing thread takes the check, it rejects with a
+ * When `callerGone` answers true before the check's turn comes, it rejects with a
  * `ClientGoneError` instead of answering: nothing was checked, so nothing may count.
  */
 export async function verifyPassword(
@@ -32,11 +32,11 @@ export async function verifyPassword(
 ): Promise<boolean> {
   if (storedHash === undefined) {
     dummyHash ??= hashPassword('not a password anyone has: dummy for equal timing');
-    await hashThreads.verify(await dummyHash, password, callerGone);
+    await hashQueue.verify(await dummyHash, password, callerGone);
     return false;
   }
   try {
-    return await hashThreads.verify(storedHash, password, callerGone);
+    return await hashQueue.verify(storedHash, password, callerGone);
   } catch (error) {
     if (error instanceof ClientGoneError) throw error;
     return false;
