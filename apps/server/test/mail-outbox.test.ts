@@ -9,7 +9,7 @@ import { auditLog, mailOutbox } from '../src/db/schema.ts';
 import { createMailService, mailsInFlight } from '../src/services/mail.ts';
 import { createSmtpMailer, type Mailer, type OutgoingMail } from '../src/services/mail-transports.ts';
 import { mfaCodeLifetimeMs } from '../src/services/mfa.ts';
-import { insertOutboxMail } from '../src/stores/mail-outbox.ts';
+import { insertOutboxMail, markOutboxMailSent } from '../src/stores/mail-outbox.ts';
 import { createConsumer, createToken } from './consumer-fixtures.ts';
 import {
   call,
@@ -248,6 +248,46 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
     const before = mailer.sent.length;
     expect(await server.ctx.mail.deliverPending()).toBe(others.length + 1);
     expect(mailer.sent.slice(before).map((mail) => mail.to)).toEqual(['retried-code@example.com', ...others]);
+  });
+
+  it('marks a mail sent by its key, however the outbox has grown since the marks began', async () => {
+    const { db } = server.ctx;
+    const queueOne = () =>
+      insertOutboxMail(
+        db,
+        server.ctx.mail.rowOf({
+          kind: 'test',
+          tenantId: 1001,
+          to: 'mark@example.com',
+          subject: 'Hi',
+          text: 'Hello',
+          unsubscribe,
+        }),
+      );
+    const fullScans = async () => {
+      // Activity counts reach the statistics views at most once a second unless forced.
+      await db.execute(sql`SELECT pg_stat_force_next_flush()`);
+      const [row] = await db
+        .select({ scans: sql<string>`seq_scan` })
+        .from(sql`pg_stat_user_tables`)
+        .where(sql`relname = 'mail_outbox'`);
+      return Number(row?.scans);
+    };
+    // Marks while the outbox is nearly empty: after five runs of one text a database may keep one
+    // plan for it, made for the table as it was then.
+    for (let mark = 0; mark < 8; mark += 1) await markOutboxMailSent(db, await queueOne(), new Date());
+    await db.execute(sql`INSERT INTO mail_outbox (to_address, subject, text_body, sent_at)
+      SELECT 'filler-' || n || '@example.com', 'Subject', repeat('body ', 200), now()
+      FROM generate_series(1, 5000) AS n`);
+    const last = await queueOne();
+    const before = await fullScans();
+    await markOutboxMailSent(db, last, new Date());
+    expect(await fullScans()).toBe(before);
+    const [marked] = await db
+      .select({ sentAt: mailOutbox.sentAt })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.id, last));
+    expect(marked?.sentAt).toBeInstanceOf(Date);
   });
 
   it('refuses to change or remove audit rows', async () => {

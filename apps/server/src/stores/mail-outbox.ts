@@ -69,18 +69,27 @@ export async function insertOutboxMail(db: Database, mail: NewOutboxMail): Promi
 }
 
 /**
+ * Runs `work` in a transaction whose statements are planned for their own values, never from a
+ * cached plan: a plan cached while the outbox was nearly empty reads every mail in it once it has
+ * filled (the findings of bench/RESULTS.md).
+ */
+function plannedEachTime<T>(db: Database, work: (tx: Database) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SET LOCAL plan_cache_mode = force_custom_plan`);
+    return work(tx);
+  });
+}
+
+/**
  * Claims up to `limit` mails due at `now` until `leaseUntil`, highest priority first and then in
  * id order, in one statement: rows
  * another instance is claiming at the same moment are skipped, and a claim lapses at its lease.
- * Planned for each claim, never from a cached plan: a plan cached while the outbox was nearly
- * empty scans every unsent mail once it fills (the findings of bench/RESULTS.md).
  */
 export async function claimDueMail(
   db: Database,
   claim: { now: Date; leaseUntil: Date; limit: number },
 ): Promise<OutboxMail[]> {
-  const claimed = await db.transaction(async (tx) => {
-    await tx.execute(sql`SET LOCAL plan_cache_mode = force_custom_plan`);
+  const claimed = await plannedEachTime(db, async (tx) => {
     const due = tx
       .select({ id: mailOutbox.id })
       .from(mailOutbox)
@@ -119,6 +128,11 @@ const sentMarks = (marks: readonly SentMark[]) =>
     string_to_array(${marks.map((mark) => mark.at.toISOString()).join(',')}::text, ',')::timestamptz[]) AS v(id, sent_at)
   WHERE m.id = v.id`;
 
+const markSent = (db: Database, marks: readonly SentMark[]) =>
+  plannedEachTime(db, async (tx) => {
+    await tx.execute(sqlOf(sentMarks(marks)));
+  });
+
 /** Each database's marker of sent mail: the marks of one turn share a statement. */
 const sentMarkersOf = oncePerHandle((db) =>
   batchedByTurn<SentMark, void>({
@@ -126,12 +140,10 @@ const sentMarkersOf = oncePerHandle((db) =>
     rowsOf: (mark) => [String(mark.id)],
     perStatement: 16,
     async runTogether(marks) {
-      await executePart(db, sentMarks(marks));
+      await markSent(db, marks);
       return marks.map(() => undefined);
     },
-    async runAlone(mark) {
-      await executePart(db, sentMarks([mark]));
-    },
+    runAlone: (mark) => markSent(db, [mark]),
   }),
 );
 
