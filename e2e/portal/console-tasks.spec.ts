@@ -55,8 +55,10 @@ async function newOrganization(
   return { customerId: await portal.createOrganization(subdomain, name), name, subdomain };
 }
 
+/** Opens a console section and waits for its page: until then a field with the same label may still be the last page's. */
 async function openSection(page: Page, label: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: label }).click();
+  await expect(page.getByRole('heading', { name: label, exact: true, level: 2 })).toBeVisible();
 }
 
 /** From the admin portal's home to the organization's consumers and mailings. */
