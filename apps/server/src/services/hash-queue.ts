@@ -11,13 +11,9 @@ export interface Argon2Options {
   parallelism: number;
 }
 
-type HashJob =
-  | { kind: 'hash'; password: string; options: Argon2Options }
-  | { kind: 'verify'; storedHash: string; password: string };
-
 interface QueuedJob {
-  job: HashJob;
-  resolve(value: unknown): void;
+  /** Runs the hash and settles the caller's promise with its outcome. */
+  start(): Promise<void>;
   reject(error: unknown): void;
   callerGone: (() => boolean) | undefined;
 }
@@ -55,26 +51,21 @@ export class HashQueue {
   }
 
   /** The PHC string of `password` hashed with `options`. */
-  async hash(password: string, options: Argon2Options): Promise<string> {
-    return String(
-      await traced('argon2 hash', {}, () => this.#run({ kind: 'hash', password, options }, undefined)),
-    );
+  hash(password: string, options: Argon2Options): Promise<string> {
+    return traced('argon2 hash', {}, () => this.#run(() => hash(password, options), undefined));
   }
 
   /**
    * Whether `password` matches `storedHash`; rejects when the library cannot read `storedHash`, and
    * with a `ClientGoneError` when `callerGone` answers true as the check's turn comes.
    */
-  async verify(storedHash: string, password: string, callerGone?: () => boolean): Promise<boolean> {
-    const verified = await traced('argon2 verify', {}, () =>
-      this.#run({ kind: 'verify', storedHash, password }, callerGone),
-    );
-    return verified === true;
+  verify(storedHash: string, password: string, callerGone?: () => boolean): Promise<boolean> {
+    return traced('argon2 verify', {}, () => this.#run(() => verify(storedHash, password), callerGone));
   }
 
-  #run(job: HashJob, callerGone: (() => boolean) | undefined): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      this.#waiting.push({ job, resolve, reject, callerGone });
+  #run<T>(work: () => Promise<T>, callerGone: (() => boolean) | undefined): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#waiting.push({ start: () => work().then(resolve, reject), reject, callerGone });
       this.#startWaiting();
     });
   }
@@ -89,10 +80,7 @@ export class HashQueue {
         continue;
       }
       this.#running += 1;
-      const { job } = queued;
-      const work =
-        job.kind === 'hash' ? hash(job.password, job.options) : verify(job.storedHash, job.password);
-      work.then(queued.resolve, queued.reject).finally(() => {
+      queued.start().finally(() => {
         this.#running -= 1;
         this.#startWaiting();
       });
