@@ -3,13 +3,15 @@ import { once } from 'node:events';
 import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../src/db/index.ts';
 import { auditLog, mailOutbox } from '../src/db/schema.ts';
+import { StatementBoundClient } from '../src/db/statement-bounds.ts';
 import { createMailService, mailsInFlight } from '../src/services/mail.ts';
 import { createSmtpMailer, type Mailer, type OutgoingMail } from '../src/services/mail-transports.ts';
 import { mfaCodeLifetimeMs } from '../src/services/mfa.ts';
 import { insertOutboxMail, markOutboxMailSent } from '../src/stores/mail-outbox.ts';
+import { ThreadCalls } from '../src/thread-calls.ts';
 import { createConsumer, createToken } from './consumer-fixtures.ts';
 import {
   call,
@@ -133,6 +135,51 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
     expect(counts.reduce((sum, count) => sum + count, 0)).toBe(recipients.length);
     expect(log.map((entry) => entry.split(' ')[1]).sort()).toEqual([...recipients].sort());
     expect(await unsentTo(server, 'twice-')).toEqual([]);
+  });
+
+  it('delivers a burst of mail in two round trips to the database for each claim: the claim, then the marks with their audit rows', async () => {
+    const taken: string[] = [];
+    const instance = createMailService({
+      db: server.ctx.db,
+      config: server.config,
+      clock: server.clock,
+      audit: server.ctx.audit,
+      pepper: server.ctx.pepper,
+      mailer: {
+        async send(mail) {
+          taken.push(mail.to);
+        },
+      },
+    });
+    const recipients = Array.from({ length: 10 * mailsInFlight }, (_, index) => `burst-${index}@example.com`);
+    await queueMails(server, recipients);
+    // Every statement, transaction step and reply crosses here, on either database.
+    const roundTrips = [
+      vi.spyOn(StatementBoundClient.prototype, 'query'),
+      vi.spyOn(ThreadCalls.prototype, 'call'),
+    ];
+    try {
+      expect(await instance.deliverPending()).toBe(recipients.length);
+      const claims = Math.ceil(recipients.length / mailsInFlight);
+      // One more claim finds nothing left.
+      expect(roundTrips.reduce((sum, spy) => sum + spy.mock.calls.length, 0)).toBeLessThanOrEqual(
+        2 * claims + 1,
+      );
+    } finally {
+      for (const spy of roundTrips) spy.mockRestore();
+    }
+    expect(taken.sort()).toEqual([...recipients].sort());
+    expect(await unsentTo(server, 'burst-')).toEqual([]);
+    const audited = await server.ctx.db
+      .select({ mailId: sql<number>`(${auditLog.detail}->>'mailId')::bigint` })
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.event, 'mail.sent'),
+          sql`${auditLog.detail}->>'mailId' IN (SELECT id::text FROM mail_outbox WHERE to_address LIKE 'burst-%')`,
+        ),
+      );
+    expect(audited).toHaveLength(recipients.length);
   });
 
   it('marks each mail sent as its server takes it and keeps only the one that failed for a later attempt', async () => {
@@ -264,6 +311,11 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
           unsubscribe,
         }),
       );
+    const sentMark = (id: number) => ({
+      id,
+      at: new Date(),
+      auditRow: server.ctx.audit.rowOf({ event: 'mail.sent', outcome: 'success', detail: { mailId: id } }),
+    });
     const fullScans = async () => {
       // Activity counts reach the statistics views at most once a second unless forced.
       await db.execute(sql`SELECT pg_stat_force_next_flush()`);
@@ -275,13 +327,13 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
     };
     // Marks while the outbox is nearly empty: after five runs of one text a database may keep one
     // plan for it, made for the table as it was then.
-    for (let mark = 0; mark < 8; mark += 1) await markOutboxMailSent(db, await queueOne(), new Date());
+    for (let mark = 0; mark < 8; mark += 1) await markOutboxMailSent(db, sentMark(await queueOne()));
     await db.execute(sql`INSERT INTO mail_outbox (to_address, subject, text_body, sent_at)
       SELECT 'filler-' || n || '@example.com', 'Subject', repeat('body ', 200), now()
       FROM generate_series(1, 5000) AS n`);
     const last = await queueOne();
     const before = await fullScans();
-    await markOutboxMailSent(db, last, new Date());
+    await markOutboxMailSent(db, sentMark(last));
     expect(await fullScans()).toBe(before);
     const [marked] = await db
       .select({ sentAt: mailOutbox.sentAt })

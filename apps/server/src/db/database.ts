@@ -42,6 +42,13 @@ export function statement(text: string): Statement {
   return named;
 }
 
+/**
+ * A statement never prepared: the database plans it for the values of each run. For the few whose
+ * best plan depends on how full a table is, where a plan kept from an emptier table would read it
+ * all (the outbox's claim and marks).
+ */
+export const plannedEachTime = (text: string): Statement => ({ name: undefined, text });
+
 type StatementRunner = (statement: Statement, values: unknown[]) => Promise<unknown[]>;
 /** How each handle opened by `openDatabase` runs a raw statement on its driver (drizzle has no named raw statements). */
 const runners = new WeakMap<Database, StatementRunner>();

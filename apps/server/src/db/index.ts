@@ -168,8 +168,15 @@ async function openAndMigrate(
     }
     // drizzle's PGlite driver calls only `query` and `transaction`, which the thread answers alike.
     const db = drizzlePglite({ client: client as unknown as PGlite, schema });
-    // PGlite is one connection without named statements: the text is simply run.
-    runStatementsWith(db, async (statement, values) => (await client.query(statement.text, values)).rows);
+    // PGlite is one connection: a named statement is a text the thread may prepare, an unnamed one is planned each run.
+    runStatementsWith(
+      db,
+      async (statement, values) =>
+        (statement.name === undefined
+          ? await client.queryPlannedEachTime(statement.text, values)
+          : await client.query(statement.text, values)
+        ).rows,
+    );
     let backgroundErrorListener = reportToStderr;
     client.onStop((error) => backgroundErrorListener(error, 'the embedded database stopped'));
     const stopVacuum = startEmbeddedVacuum(db, (error) =>

@@ -18,6 +18,8 @@ export type PgliteRequest =
       /** Types whose values stay text instead of being parsed (drizzle's dates, times and intervals). */
       keepTextOf: number[] | undefined;
       transaction: number | undefined;
+      /** False: run unnamed, planned for these values, never prepared (pglite-prepared.ts). */
+      mayPrepare: boolean;
     }
   | { id: number; op: 'exec'; text: string; transaction: number | undefined }
   | { id: number; op: 'begin' }

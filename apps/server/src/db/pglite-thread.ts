@@ -93,8 +93,10 @@ export class PgliteThread implements PgliteQueries {
     text: string,
     params?: unknown[],
     options?: QueryOptions,
+    mayPrepare = true,
   ): Promise<ThreadResults<Row>> {
     return this.#call({
+      mayPrepare,
       op: 'query',
       text,
       params,
@@ -125,6 +127,11 @@ export class PgliteThread implements PgliteQueries {
 
   exec(text: string): Promise<ThreadResults<unknown>[]> {
     return this.#admit() ?? this.#exec(undefined, text);
+  }
+
+  /** `query`, but never prepared: planned for its values on every run. */
+  queryPlannedEachTime<Row>(text: string, params: unknown[]): Promise<ThreadResults<Row>> {
+    return this.#admit() ?? this.#query(undefined, text, params, undefined, false);
   }
 
   /** Runs `work` in one transaction: committed when it returns, rolled back when it throws. */

@@ -102,7 +102,9 @@ async function start(): Promise<void> {
   async function handle(request: PgliteRequest): Promise<void> {
     switch (request.op) {
       case 'query': {
-        const queries = request.transaction === undefined ? prepared : queriesOf(request.transaction);
+        // Inside a transaction nothing is prepared; outside, only what may be.
+        const outside = request.mayPrepare ? prepared : client;
+        const queries = request.transaction === undefined ? outside : queriesOf(request.transaction);
         const results = await queries.query(request.text, request.params, queryOptions(request));
         reply({ id: request.id, ok: true, value: crossingPart(results) });
         return;

@@ -1,5 +1,5 @@
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import { type Database, executeStatement, statement } from './database.ts';
+import { type Database, executeStatement, plannedEachTime, statement } from './database.ts';
 
 /**
  * The rows a raw statement returns. Both drivers answer with `{ rows }` (node-postgres'
@@ -74,6 +74,11 @@ function joinedParts(parts: readonly StatementPart[], separator: string): Statem
 /** Runs `part` as a named statement of its text: its values stay parameters, and each shape gets its own name. */
 export function executePart<Row>(db: Database, part: StatementPart): Promise<Row[]> {
   return executeStatement<Row>(db, statement(part.text), [...part.values]);
+}
+
+/** Runs `part` unnamed, planned for its values on each run (`plannedEachTime`). */
+export function executePlannedEachTime<Row>(db: Database, part: StatementPart): Promise<Row[]> {
+  return executeStatement<Row>(db, plannedEachTime(part.text), [...part.values]);
 }
 
 /** A part as drizzle's SQL, for a statement inside a drizzle transaction. */

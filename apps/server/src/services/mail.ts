@@ -214,9 +214,12 @@ export function createMailService(deps: {
       });
       return;
     }
-    await markOutboxMailSent(db, row.id, clock.now());
+    await markOutboxMailSent(db, {
+      id: row.id,
+      at: clock.now(),
+      auditRow: audit.rowOf(mailSentEntry(row, receipt?.messageId ?? null, deps.pepper)),
+    });
     sentCount += 1;
-    await audit.record(mailSentEntry(row, receipt?.messageId ?? null, deps.pepper));
   }
 
   function startSending(row: OutboxMail): void {

@@ -21,6 +21,11 @@ export function auditRowInsert(row: NewAuditRow): StatementPart {
   return auditInsert([row]);
 }
 
+/** The insert of several rows, not yet run. */
+export function auditRowsInsert(rows: readonly NewAuditRow[]): StatementPart {
+  return auditInsert(rows);
+}
+
 /** Adds the rows in one insert; the table is append-only. */
 export async function insertAuditRows(db: Executor, rows: readonly NewAuditRow[]): Promise<void> {
   if (rows.length === 0) return;

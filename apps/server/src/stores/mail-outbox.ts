@@ -1,17 +1,19 @@
-import { and, asc, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { type Database, oncePerHandle } from '../db/index.ts';
 import { rowsInsert } from '../db/rows-insert.ts';
 import { mailOutbox } from '../db/schema.ts';
 import {
   batchedByTurn,
+  dateOrNull,
   executePart,
+  executePlannedEachTime,
   executeRows,
   type StatementPart,
   sqlOf,
   sqlPart,
   writesTogether,
 } from '../db/sql.ts';
-import { auditRowInsert, type NewAuditRow } from './audit-log.ts';
+import { auditRowInsert, auditRowsInsert, type NewAuditRow } from './audit-log.ts';
 
 /** The outbox of mail to send: every statement about its table. */
 
@@ -68,42 +70,63 @@ export async function insertOutboxMail(db: Database, mail: NewOutboxMail): Promi
   return Number(row.id);
 }
 
-/**
- * Runs `work` in a transaction whose statements are planned for their own values, never from a
- * cached plan: a plan cached while the outbox was nearly empty reads every mail in it once it has
- * filled (the findings of bench/RESULTS.md).
- */
-function plannedEachTime<T>(db: Database, work: (tx: Database) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`SET LOCAL plan_cache_mode = force_custom_plan`);
-    return work(tx);
-  });
+/** The outbox's columns as a raw statement returns them. */
+interface OutboxRowAsRead {
+  id: number | string;
+  tenant_id: number | null;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  headers: Record<string, string>;
+  created_at: Date | string;
+  sent_at: Date | string | null;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: Date | string;
+  expires_at: Date | string | null;
+  evidence: OutboxMail['evidence'];
+  priority: number;
 }
+
+const outboxMailOf = (row: OutboxRowAsRead): OutboxMail => ({
+  id: Number(row.id),
+  tenantId: row.tenant_id,
+  toAddress: row.to_address,
+  subject: row.subject,
+  textBody: row.text_body,
+  htmlBody: row.html_body,
+  headers: row.headers,
+  createdAt: new Date(row.created_at),
+  sentAt: dateOrNull(row.sent_at),
+  attempts: row.attempts,
+  lastError: row.last_error,
+  nextAttemptAt: new Date(row.next_attempt_at),
+  expiresAt: dateOrNull(row.expires_at),
+  evidence: row.evidence,
+  priority: row.priority,
+});
 
 /**
  * Claims up to `limit` mails due at `now` until `leaseUntil`, highest priority first and then in
- * id order, in one statement: rows
- * another instance is claiming at the same moment are skipped, and a claim lapses at its lease.
+ * id order, in one statement: rows another instance is claiming at the same moment are skipped,
+ * and a claim lapses at its lease. Planned each time: a plan kept from while the outbox was nearly
+ * empty would read every mail in it once it has filled (the findings of bench/RESULTS.md).
  */
 export async function claimDueMail(
   db: Database,
   claim: { now: Date; leaseUntil: Date; limit: number },
 ): Promise<OutboxMail[]> {
-  const claimed = await plannedEachTime(db, async (tx) => {
-    const due = tx
-      .select({ id: mailOutbox.id })
-      .from(mailOutbox)
-      .where(and(isNull(mailOutbox.sentAt), lte(mailOutbox.nextAttemptAt, claim.now)))
-      .orderBy(desc(mailOutbox.priority), asc(mailOutbox.id))
-      .limit(claim.limit)
-      .for('update', { skipLocked: true });
-    return tx
-      .update(mailOutbox)
-      .set({ nextAttemptAt: claim.leaseUntil })
-      .where(inArray(mailOutbox.id, due))
-      .returning();
-  });
-  return claimed.sort((a, b) => b.priority - a.priority || a.id - b.id);
+  const claimed = await executePlannedEachTime<OutboxRowAsRead>(
+    db,
+    sqlPart`UPDATE mail_outbox SET next_attempt_at = ${claim.leaseUntil.toISOString()}::timestamptz
+  WHERE id IN (SELECT id FROM mail_outbox
+    WHERE sent_at IS NULL AND next_attempt_at <= ${claim.now.toISOString()}::timestamptz
+    ORDER BY priority DESC, id LIMIT ${claim.limit}::integer FOR UPDATE SKIP LOCKED)
+  RETURNING id, tenant_id, to_address, subject, text_body, html_body, headers, created_at, sent_at,
+    attempts, last_error, next_attempt_at, expires_at, evidence, priority`,
+  );
+  return claimed.map(outboxMailOf).sort((a, b) => b.priority - a.priority || a.id - b.id);
 }
 
 /** Records a failed send: the mail stays, due again at `nextAttemptAt`. */
@@ -115,23 +138,27 @@ export async function markOutboxMailFailed(
   await db.update(mailOutbox).set(failure).where(eq(mailOutbox.id, id));
 }
 
-/** A mail its SMTP server accepted at `at`. */
-interface SentMark {
+/** A mail its SMTP server accepted at `at`, with the audit row of its sending. */
+export interface SentMark {
   id: number;
   at: Date;
+  auditRow: NewAuditRow;
 }
 
-/** One statement text for any number of marks: the ids and instants go as two lists. */
-const sentMarks = (marks: readonly SentMark[]) =>
-  sqlPart`UPDATE mail_outbox AS m SET sent_at = v.sent_at
+/**
+ * The marks and their audit rows in one statement, which commit together; the ids and instants go
+ * as two lists, so one text serves any number of marks with the same number of audit rows.
+ */
+const markSent = async (db: Database, marks: readonly SentMark[]) => {
+  const sentAt = sqlPart`UPDATE mail_outbox AS m SET sent_at = v.sent_at
   FROM unnest(string_to_array(${marks.map((mark) => mark.id).join(',')}::text, ',')::bigint[],
     string_to_array(${marks.map((mark) => mark.at.toISOString()).join(',')}::text, ',')::timestamptz[]) AS v(id, sent_at)
   WHERE m.id = v.id`;
-
-const markSent = (db: Database, marks: readonly SentMark[]) =>
-  plannedEachTime(db, async (tx) => {
-    await tx.execute(sqlOf(sentMarks(marks)));
-  });
+  await executePlannedEachTime(
+    db,
+    writesTogether([sentAt, auditRowsInsert(marks.map((mark) => mark.auditRow))]),
+  );
+};
 
 /** Each database's marker of sent mail: the marks of one turn share a statement. */
 const sentMarkersOf = oncePerHandle((db) =>
@@ -147,9 +174,12 @@ const sentMarkersOf = oncePerHandle((db) =>
   }),
 );
 
-/** Marks the mail sent; the marks that come in the same turn of the event loop share one statement. */
-export function markOutboxMailSent(db: Database, id: number, at: Date): Promise<void> {
-  return sentMarkersOf(db)({ id, at });
+/**
+ * Marks the mail sent and adds the audit row of its sending in the same statement; the marks that
+ * come in the same turn of the event loop share one.
+ */
+export function markOutboxMailSent(db: Database, mark: SentMark): Promise<void> {
+  return sentMarkersOf(db)(mark);
 }
 
 /**
