@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../src/db/index.ts';
 import { auditLog, mailOutbox } from '../src/db/schema.ts';
 import { StatementBoundClient } from '../src/db/statement-bounds.ts';
-import { createMailService, mailsInFlight } from '../src/services/mail.ts';
+import { createMailService, mailsInFlight, oneTimeCodeMailKind } from '../src/services/mail.ts';
 import { createSmtpMailer, type Mailer, type OutgoingMail } from '../src/services/mail-transports.ts';
 import { mfaCodeLifetimeMs } from '../src/services/mfa.ts';
-import { insertOutboxMail, markOutboxMailSent } from '../src/stores/mail-outbox.ts';
+import { claimDueMail, insertOutboxMail, markOutboxMailSent } from '../src/stores/mail-outbox.ts';
 import { ThreadCalls } from '../src/thread-calls.ts';
 import { createConsumer, createToken } from './consumer-fixtures.ts';
 import {
@@ -340,6 +340,45 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
       .from(mailOutbox)
       .where(eq(mailOutbox.id, last));
     expect(marked?.sentAt).toBeInstanceOf(Date);
+  });
+
+  it('claims a due code without reading the mail that waits for a later attempt, however the outbox has grown', async () => {
+    const { db } = server.ctx;
+    const queueDue = (kind: string, to: string) =>
+      insertOutboxMail(
+        db,
+        server.ctx.mail.rowOf({ kind, tenantId: 1001, to, subject: 'Hi', text: 'Hello', unsubscribe }),
+      );
+    const claimOne = () => {
+      const now = server.clock.now();
+      return claimDueMail(db, { now, leaseUntil: new Date(now.getTime() + 60_000), limit: 1 });
+    };
+    const heapBlocksRead = async () => {
+      await db.execute(sql`SELECT pg_stat_force_next_flush()`);
+      const [row] = await db
+        .select({ blocks: sql<string>`heap_blks_hit + heap_blks_read` })
+        .from(sql`pg_statio_user_tables`)
+        .where(sql`relname = 'mail_outbox'`);
+      return Number(row?.blocks);
+    };
+    // Claims while the outbox is nearly empty, as a plan kept from then would be.
+    for (let claim = 0; claim < 8; claim += 1) {
+      await queueDue('test', `claim-${claim}@example.com`);
+      expect(await claimOne()).toHaveLength(1);
+    }
+    // Mail waiting for a later attempt fills the index of unsent mail, but none of it is due.
+    await db.execute(sql`INSERT INTO mail_outbox (to_address, subject, text_body, next_attempt_at)
+      SELECT 'claim-filler-' || n || '@example.com', 'Subject', repeat('body ', 200), now() + interval '1 day'
+      FROM generate_series(1, 5000) AS n`);
+    try {
+      const code = await queueDue(oneTimeCodeMailKind, 'claim-code@example.com');
+      const before = await heapBlocksRead();
+      expect((await claimOne()).map((mail) => mail.id)).toEqual([code]);
+      // The code's row and its new version, not the fillers' hundreds of blocks.
+      expect((await heapBlocksRead()) - before).toBeLessThan(20);
+    } finally {
+      await db.execute(sql`DELETE FROM mail_outbox WHERE to_address LIKE 'claim-filler-%'`);
+    }
   });
 
   it('refuses to change or remove audit rows', async () => {
