@@ -58,6 +58,17 @@ async function queueMails(server: TestServer, recipients: readonly string[]): Pr
   }
 }
 
+/** A delivery of the server's outbox of its own, through `mailer`. */
+const deliveryThrough = (server: TestServer, mailer: Mailer) =>
+  createMailService({
+    db: server.ctx.db,
+    config: server.config,
+    clock: server.clock,
+    audit: server.ctx.audit,
+    pepper: server.ctx.pepper,
+    mailer,
+  });
+
 /** The unsent mails to addresses starting with `prefix`. */
 const unsentTo = (server: TestServer, prefix: string) =>
   server.ctx.db
@@ -119,16 +130,7 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
       },
     });
     const log: string[] = [];
-    const instances = ['a', 'b'].map((instance) =>
-      createMailService({
-        db: server.ctx.db,
-        config: server.config,
-        clock: server.clock,
-        audit: server.ctx.audit,
-        pepper: server.ctx.pepper,
-        mailer: sentBy(instance, log),
-      }),
-    );
+    const instances = ['a', 'b'].map((instance) => deliveryThrough(server, sentBy(instance, log)));
     const recipients = Array.from({ length: 45 }, (_, index) => `twice-${index}@example.com`);
     await queueMails(server, recipients);
     const counts = await Promise.all(instances.map((instance) => instance.deliverPending()));
@@ -139,16 +141,9 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
 
   it('delivers a burst of mail in two round trips to the database for each claim: the claim, then the marks with their audit rows', async () => {
     const taken: string[] = [];
-    const instance = createMailService({
-      db: server.ctx.db,
-      config: server.config,
-      clock: server.clock,
-      audit: server.ctx.audit,
-      pepper: server.ctx.pepper,
-      mailer: {
-        async send(mail) {
-          taken.push(mail.to);
-        },
+    const instance = deliveryThrough(server, {
+      async send(mail) {
+        taken.push(mail.to);
       },
     });
     const recipients = Array.from({ length: 10 * mailsInFlight }, (_, index) => `burst-${index}@example.com`);
@@ -185,17 +180,10 @@ describe(`mail outbox and audit log (${databaseLabel})`, () => {
   it('marks each mail sent as its server takes it and keeps only the one that failed for a later attempt', async () => {
     const log: string[] = [];
     const bouncing = 'batch-1@example.com';
-    const service = createMailService({
-      db: server.ctx.db,
-      config: server.config,
-      clock: server.clock,
-      audit: server.ctx.audit,
-      pepper: server.ctx.pepper,
-      mailer: {
-        async send(mail) {
-          if (mail.to === bouncing && log.length < 3) throw new Error('mailbox busy');
-          log.push(mail.to);
-        },
+    const service = deliveryThrough(server, {
+      async send(mail) {
+        if (mail.to === bouncing && log.length < 3) throw new Error('mailbox busy');
+        log.push(mail.to);
       },
     });
     const recipients = ['batch-0@example.com', bouncing, 'batch-2@example.com', 'batch-3@example.com'];
@@ -401,16 +389,6 @@ describe(`mail delivery through SMTP servers that misbehave (${databaseLabel})`,
     await server?.close();
   });
 
-  const deliveryThrough = (mailer: Mailer) =>
-    createMailService({
-      db: server.ctx.db,
-      config: server.config,
-      clock: server.clock,
-      audit: server.ctx.audit,
-      pepper: server.ctx.pepper,
-      mailer,
-    });
-
   it('a server that accepts a connection and never greets holds up only the mail sent over it', async () => {
     let silentOnce = true;
     const smtp = await startSmtpServer({
@@ -421,7 +399,7 @@ describe(`mail delivery through SMTP servers that misbehave (${databaseLabel})`,
       },
     });
     try {
-      const delivery = deliveryThrough(createSmtpMailer(smtp.url, 3_000));
+      const delivery = deliveryThrough(server, createSmtpMailer(smtp.url, 3_000));
       const recipients = Array.from({ length: mailsInFlight + 2 }, (_, index) => `hang-${index}@example.com`);
       await queueMails(server, recipients);
       const delivering = delivery.deliverPending();
@@ -458,7 +436,7 @@ describe(`mail delivery through SMTP servers that misbehave (${databaseLabel})`,
     const address = talker.address();
     if (address === null || typeof address === 'string') throw new Error('no port');
     try {
-      const delivery = deliveryThrough(createSmtpMailer(`smtp://127.0.0.1:${address.port}`, 200));
+      const delivery = deliveryThrough(server, createSmtpMailer(`smtp://127.0.0.1:${address.port}`, 200));
       await queueMails(server, ['talked-to@example.com']);
       expect(await delivery.deliverPending()).toBe(0);
       expect(await unsentTo(server, 'talked-to@')).toMatchObject([
