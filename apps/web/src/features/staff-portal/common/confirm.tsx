@@ -1,7 +1,10 @@
 import { useId } from 'react';
 import { useFocusWhen } from '../../../lib/forms/use-checked-form.ts';
 
-/** A question before a change that cannot be undone; the safe answer takes the focus. */
+/**
+ * A question before a change that cannot be undone, as an alert dialog named by the question; the
+ * safe answer takes the focus, and both answers read the question out.
+ */
 export function Confirm({
   question,
   confirmLabel,
@@ -18,7 +21,7 @@ export function Confirm({
   const keepRef = useFocusWhen<HTMLButtonElement>(true);
   const questionId = useId();
   return (
-    <div className="confirm">
+    <div className="confirm" role="alertdialog" aria-labelledby={questionId}>
       <p id={questionId}>{question}</p>
       <div className="portal-actions">
         <button

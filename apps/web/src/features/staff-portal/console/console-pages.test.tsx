@@ -170,8 +170,13 @@ describe('StaffPage', () => {
       },
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Disable: colleague.one' }));
-    const question = screen.getByRole('alertdialog');
-    expect(document.activeElement?.textContent).toBe('Disable colleague.one? Their open sessions end.');
+    const question = screen.getByRole('alertdialog', {
+      name: 'Disable colleague.one? Their open sessions end.',
+    });
+    // The safe answer takes the focus, as in every confirmation of the portal, and reads out the question.
+    const keep = within(question).getByRole('button', { name: 'Cancel' });
+    expect(document.activeElement).toBe(keep);
+    expect(keep.getAttribute('aria-describedby')).toBe(question.getAttribute('aria-labelledby'));
     await userEvent.click(within(question).getByRole('button', { name: 'Cancel' }));
     expect(sent.map((call) => call.route)).not.toContain(`POST ${base}/staff/7/disable`);
 

@@ -7,9 +7,9 @@ import type {
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { FormAlert } from '../../../components/form-field.tsx';
 import { LoadingState } from '../../../components/loading-state.tsx';
+import { Confirm } from '../common/confirm.tsx';
 import type { StaffScope } from '../common/staff-scope.ts';
 import { useStepUp } from '../common/step-up.tsx';
-import { ConfirmPanel } from './confirm-panel.tsx';
 import { SearchField } from './search-field.tsx';
 import { consoleRefusalMessage, consoleTime, useConsoleApi } from './use-console-api.ts';
 import { useConsoleList } from './use-console-list.ts';
@@ -263,9 +263,10 @@ export function StaffPage({ scope }: { scope: StaffScope }) {
         {refusal !== null && <FormAlert>{refusal}</FormAlert>}
         <p role="status">{done}</p>
         {asking !== null && confirmation !== undefined && (
-          <ConfirmPanel
+          <Confirm
             question={confirmation.question(asking.user.username)}
             confirmLabel={confirmation.label}
+            busy={false}
             onConfirm={() => {
               setAsking(null);
               void act(asking.user, asking.action);
