@@ -243,6 +243,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     app.addHook('onClose', async () => {
       mail.stop();
       await mail.idle();
+      mailer.close?.();
       await stopPruning();
       sharedCounts?.close();
       if (ownsDatabase) await database.close();

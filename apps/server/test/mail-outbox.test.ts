@@ -7,8 +7,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../src/db/index.ts';
 import { auditLog, mailOutbox } from '../src/db/schema.ts';
 import { StatementBoundClient } from '../src/db/statement-bounds.ts';
-import { createMailService, mailsInFlight, oneTimeCodeMailKind } from '../src/services/mail.ts';
-import { createSmtpMailer, type Mailer, type OutgoingMail } from '../src/services/mail-transports.ts';
+import { createMailService, oneTimeCodeMailKind } from '../src/services/mail.ts';
+import {
+  createSmtpMailer,
+  type Mailer,
+  mailsInFlight,
+  type OutgoingMail,
+} from '../src/services/mail-transports.ts';
 import { mfaCodeLifetimeMs } from '../src/services/mfa.ts';
 import { claimDueMail, insertOutboxMail, markOutboxMailSent } from '../src/stores/mail-outbox.ts';
 import { ThreadCalls } from '../src/thread-calls.ts';
@@ -389,6 +394,31 @@ describe(`mail delivery through SMTP servers that misbehave (${databaseLabel})`,
     await server?.close();
   });
 
+  it('sends a burst over as many connections as it sends mails at once, and lets them go when it closes', async () => {
+    let connections = 0;
+    const smtp = await startSmtpServer({
+      greets() {
+        connections += 1;
+        return true;
+      },
+    });
+    const mailer = createSmtpMailer(smtp.url, 3_000);
+    try {
+      const delivery = deliveryThrough(server, mailer);
+      const recipients = Array.from(
+        { length: 5 * mailsInFlight },
+        (_, index) => `pooled-${index}@example.com`,
+      );
+      await queueMails(server, recipients);
+      expect(await delivery.deliverPending()).toBe(recipients.length);
+      expect(smtp.mails.map((mail) => mail.to[0]).sort()).toEqual([...recipients].sort());
+      expect(connections).toBeLessThanOrEqual(mailsInFlight);
+    } finally {
+      mailer.close();
+      await smtp.close();
+    }
+  });
+
   it('a server that accepts a connection and never greets holds up only the mail sent over it', async () => {
     let silentOnce = true;
     const smtp = await startSmtpServer({
@@ -398,8 +428,9 @@ describe(`mail delivery through SMTP servers that misbehave (${databaseLabel})`,
         return greets;
       },
     });
+    const mailer = createSmtpMailer(smtp.url, 3_000);
     try {
-      const delivery = deliveryThrough(server, createSmtpMailer(smtp.url, 3_000));
+      const delivery = deliveryThrough(server, mailer);
       const recipients = Array.from({ length: mailsInFlight + 2 }, (_, index) => `hang-${index}@example.com`);
       await queueMails(server, recipients);
       const delivering = delivery.deliverPending();
@@ -415,6 +446,7 @@ describe(`mail delivery through SMTP servers that misbehave (${databaseLabel})`,
       expect(await delivery.deliverPending()).toBe(1);
       expect(smtp.mails.map((mail) => mail.to[0]).sort()).toEqual([...recipients].sort());
     } finally {
+      mailer.close();
       await smtp.close();
     }
   });
@@ -435,14 +467,16 @@ describe(`mail delivery through SMTP servers that misbehave (${databaseLabel})`,
     await once(talker, 'listening');
     const address = talker.address();
     if (address === null || typeof address === 'string') throw new Error('no port');
+    const mailer = createSmtpMailer(`smtp://127.0.0.1:${address.port}`, 200);
     try {
-      const delivery = deliveryThrough(server, createSmtpMailer(`smtp://127.0.0.1:${address.port}`, 200));
+      const delivery = deliveryThrough(server, mailer);
       await queueMails(server, ['talked-to@example.com']);
       expect(await delivery.deliverPending()).toBe(0);
       expect(await unsentTo(server, 'talked-to@')).toMatchObject([
         { attempts: 1, lastError: 'The SMTP server did not take the mail within 0.6 s' },
       ]);
     } finally {
+      mailer.close();
       talker.close();
     }
   });

@@ -22,7 +22,15 @@ export interface MailReceipt {
 /** Hands one mail to the outside world; throws when it could not. A transport with no id answers nothing. */
 export interface Mailer {
   send(mail: OutgoingMail): Promise<MailReceipt> | Promise<void>;
+  /** Lets go of the connections it keeps, once nothing is being sent. */
+  close?(): void;
 }
+
+/**
+ * Mails sent at once by one instance, each over a connection of its own that the next mail reuses:
+ * a server that hangs holds up only the mails it holds.
+ */
+export const mailsInFlight = 4;
 
 /**
  * The longest one send may take: connecting, the greeting, then the rest of the conversation,
@@ -32,12 +40,15 @@ export interface Mailer {
 export const sendLimitMs = (smtpTimeoutMs: number) => 3 * smtpTimeoutMs;
 
 /** nodemailer is loaded with the first mail, so an instance without SMTP never holds it in memory. */
-export function createSmtpMailer(smtpUrl: string, smtpTimeoutMs: number): Mailer {
+export function createSmtpMailer(smtpUrl: string, smtpTimeoutMs: number): Required<Mailer> {
   let transport: Promise<Transporter> | undefined;
   const transportOnce = () => {
     transport ??= import('nodemailer').then(({ default: nodemailer }) =>
       nodemailer.createTransport({
         url: smtpUrl,
+        // Kept open for the next mail: a connection per mail kept a burst of codes waiting on handshakes (record 047).
+        pool: true,
+        maxConnections: mailsInFlight,
         connectionTimeout: smtpTimeoutMs,
         greetingTimeout: smtpTimeoutMs,
         socketTimeout: smtpTimeoutMs,
@@ -48,6 +59,9 @@ export function createSmtpMailer(smtpUrl: string, smtpTimeoutMs: number): Mailer
   const limitMs = sendLimitMs(smtpTimeoutMs);
   const smtpHost = new URL(smtpUrl).hostname;
   return {
+    close() {
+      void transport?.then((pool) => pool.close());
+    },
     async send(mail) {
       const deadline = AbortSignal.timeout(limitMs);
       try {

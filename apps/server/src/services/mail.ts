@@ -17,7 +17,7 @@ import type { AuditLog } from './audit.ts';
 import { escapeHtml } from './html.ts';
 import { keyedHash } from './keyed-hash.ts';
 import { mailTexts } from './mail-texts.ts';
-import { type Mailer, type MailReceipt, sendLimitMs } from './mail-transports.ts';
+import { type Mailer, type MailReceipt, mailsInFlight, sendLimitMs } from './mail-transports.ts';
 import { normaliseEmailAddress } from './subscriptions-token.ts';
 
 /** Where a recipient unsubscribes: the preferences page and the RFC 8058 one-click call. */
@@ -78,8 +78,6 @@ export interface MailService {
   stop(): void;
 }
 
-/** Mails sent at once by one instance: a server that hangs holds up only the mails it holds. */
-export const mailsInFlight = 4;
 const maxBackoffMs = 60 * 60_000;
 
 function retryDelayMs(attempts: number): number {
