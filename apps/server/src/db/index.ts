@@ -169,14 +169,13 @@ async function openAndMigrate(
     // drizzle's PGlite driver calls only `query` and `transaction`, which the thread answers alike.
     const db = drizzlePglite({ client: client as unknown as PGlite, schema });
     // PGlite is one connection: a named statement is a text the thread may prepare, an unnamed one is planned each run.
-    runStatementsWith(
-      db,
-      async (statement, values) =>
-        (statement.name === undefined
+    runStatementsWith(db, async (statement, values) => {
+      const results =
+        statement.name === undefined
           ? await client.queryPlannedEachTime(statement.text, values)
-          : await client.query(statement.text, values)
-        ).rows,
-    );
+          : await client.query(statement.text, values);
+      return results.rows;
+    });
     let backgroundErrorListener = reportToStderr;
     client.onStop((error) => backgroundErrorListener(error, 'the embedded database stopped'));
     const stopVacuum = startEmbeddedVacuum(db, (error) =>

@@ -14,22 +14,26 @@ export type NewAuditRow = Required<Omit<typeof auditLog.$inferInsert, 'id'>>;
 /** Whatever runs a statement: the database, or a transaction on it. */
 type Executor = Pick<Database, 'execute'>;
 
-const auditInsert = rowsInsert(auditLog, ['at', 'event', 'outcome', 'actor', 'tenantId', 'ip', 'detail']);
+/** The insert of rows, not yet run: to commit in the statement of the writes they describe. */
+export const auditRowsInsert = rowsInsert(auditLog, [
+  'at',
+  'event',
+  'outcome',
+  'actor',
+  'tenantId',
+  'ip',
+  'detail',
+]);
 
-/** The insert of one row, not yet run: to commit in the statement of the writes it describes. */
+/** The insert of one row, not yet run. */
 export function auditRowInsert(row: NewAuditRow): StatementPart {
-  return auditInsert([row]);
-}
-
-/** The insert of several rows, not yet run. */
-export function auditRowsInsert(rows: readonly NewAuditRow[]): StatementPart {
-  return auditInsert(rows);
+  return auditRowsInsert([row]);
 }
 
 /** Adds the rows in one insert; the table is append-only. */
 export async function insertAuditRows(db: Executor, rows: readonly NewAuditRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.execute(sqlOf(auditInsert(rows)));
+  await db.execute(sqlOf(auditRowsInsert(rows)));
 }
 
 /** A link opening to audit once per link, address and hour. */
